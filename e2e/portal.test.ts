@@ -1,0 +1,202 @@
+// The built portal in Debian's Chromium: routes, page chrome, colour mode, search and references.
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import type {Browser, BrowserContext, BrowserContextOptions, Page} from 'playwright-core';
+import {launchChromium} from './browser';
+import {servePortal} from './static-server';
+
+const repository = path.resolve(import.meta.dirname, '..');
+const tags = ['authentication', 'design-principles', 'general-concepts', 'json-api', 'pagination', 'shopapi-v-2', 'shopapi-v-3'];
+
+/** Every route of issue 3 with the heading it must show. */
+const routes: [string, string | RegExp][] = [
+  ['/', 'Shop API'],
+  ['/docs', 'Shop API documentation'],
+  ['/docs/tags', 'Tags'],
+  ...tags.map((tag): [string, RegExp] => [`/docs/tags/${tag}`, /tagged with/]),
+  ['/docs/category/step-by-step', 'Step by step'],
+  ['/docs/get-started/', 'Get started'],
+  ['/docs/get-started/steps/authenticating', 'Authenticating'],
+  ['/docs/get-started/steps/checklist', 'Checklist before going live'],
+  ['/docs/get-started/steps/getting-settings', 'Getting settings'],
+  ['/docs/get-started/steps/synchronizing-products', 'Synchronizing products'],
+  ['/docs/index-banner-1', 'Run the sandbox'],
+  ['/docs/index-banner-2', 'From v2 to v3'],
+  ['/docs/shopapi/v3/', 'ShopApi v3'],
+  ['/docs/shopapi/v3/authenticating', 'Authenticating in v3'],
+  ['/docs/shopapi/v3/general-concepts/', 'General concepts'],
+  ['/docs/shopapi/v3/general-concepts/jsonapi', 'JSON:API in the Shop API'],
+  ['/docs/shopapi/v3/general-concepts/pagination', 'Pagination'],
+  ['/specs/v3/', 'Shop API v3'],
+  ['/specs/v2/', 'Shop API v2 (legacy)'],
+];
+
+let browser: Browser;
+let site: {url: string; close: () => Promise<void>};
+
+beforeAll(async () => {
+  site = await servePortal(path.join(repository, 'portal', 'build'));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** A fresh context (own storage) whose system colour scheme is dark unless told otherwise. */
+async function open(route: string, options: BrowserContextOptions = {}): Promise<{context: BrowserContext; page: Page}> {
+  const context = await browser.newContext({colorScheme: 'dark', viewport: {width: 1280, height: 900}, ...options});
+  const page = await context.newPage();
+  await page.goto(site.url + route);
+  return {context, page};
+}
+
+describe('routes', () => {
+  test('every route renders its heading, and no request leaves 127.0.0.1', async () => {
+    const context = await browser.newContext({colorScheme: 'dark'});
+    const remote: string[] = [];
+    context.on('request', (request) => {
+      const {protocol, hostname} = new URL(request.url());
+      if (['http:', 'https:', 'ws:', 'wss:'].includes(protocol) && hostname !== '127.0.0.1') remote.push(request.url());
+    });
+    const page = await context.newPage();
+    for (const [route, heading] of routes) {
+      const response = await page.goto(site.url + route);
+      expect(response?.status(), route).toBe(200);
+      await expect.poll(() => page.locator('h1').first().textContent(), {message: route}).toMatch(heading);
+    }
+    await page.waitForTimeout(1000);
+    expect(remote).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test('an unknown path shows the not-found page', async () => {
+    const {context, page} = await open('/docs/no-such-page');
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Page Not Found');
+    const response = await page.request.get(`${site.url}/no/such/page`);
+    expect(response.status()).toBe(404);
+    await context.close();
+  });
+
+  test('both references show every operation of their OpenAPI document and offer it for download', async () => {
+    for (const version of ['v3', 'v2']) {
+      const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
+        paths: Record<string, Record<string, {summary: string}>>;
+      };
+      const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
+      const {context, page} = await open(`/specs/${version}/`);
+      const text = await page.locator('.redocusaurus').innerText();
+      for (const summary of summaries) expect(text, `${version}: ${summary}`).toContain(summary);
+      const download = page.locator('a[download]').first();
+      const href = await download.getAttribute('href');
+      expect(href).toBe(`/specs/${version}/openapi.json`);
+      const served = await page.request.get(site.url + href);
+      expect(await served.json()).toEqual(document);
+      await context.close();
+    }
+  });
+});
+
+describe('page chrome', () => {
+  test('skip link, footer groups, copyright 2025 and the docs version dropdown are there', async () => {
+    const {context, page} = await open('/docs');
+    await expect.poll(() => page.locator('a[href="#__docusaurus_skipToContent_fallback"]').count()).toBe(1);
+    const footerTitles = await page.locator('.footer__title').allTextContents();
+    expect(footerTitles).toEqual(['Support', 'Specifications', 'More']);
+    expect(await page.locator('.footer__copyright').textContent()).toContain('2025');
+    expect(await page.locator('.navbar__items--right .dropdown > .navbar__link').textContent()).toBe('v3 (current)');
+    expect(await page.title()).toBe('Shop API documentation | Shop API');
+    await context.close();
+  });
+
+  test('each navbar dropdown opens and leads where it should', async () => {
+    const {context, page} = await open('/');
+    const cases: [string, string, string][] = [
+      ['Documentation', 'Get Started', '/docs/get-started/'],
+      ['Documentation', 'Documentation', '/docs'],
+      ['Specifications', 'ShopApi v3', '/specs/v3/'],
+      ['Specifications', 'ShopApi v2 legacy', '/specs/v2/'],
+    ];
+    for (const [dropdown, item, target] of cases) {
+      await page.goto(`${site.url}/`);
+      const container = page.locator('.navbar__item.dropdown', {has: page.getByRole('button', {name: dropdown, exact: true})});
+      await container.hover();
+      const link = container.locator('.dropdown__menu').getByRole('link', {name: item, exact: true});
+      await link.waitFor({state: 'visible'});
+      await link.click();
+      await page.waitForURL(site.url + target);
+    }
+    await context.close();
+  });
+
+  test('the navbar hides on scrolling down and returns on scrolling up', async () => {
+    const {context, page} = await open('/docs/shopapi/v3/general-concepts/jsonapi');
+    const navbarTop = async () => (await page.locator('nav.navbar').boundingBox())?.y ?? 0;
+    await page.mouse.move(640, 450);
+    for (let step = 0; step < 5; step++) await page.mouse.wheel(0, 300);
+    await expect.poll(navbarTop).toBeLessThan(0);
+    await page.mouse.wheel(0, -200);
+    await expect.poll(navbarTop).toBe(0);
+    await context.close();
+  });
+
+  test('at 800 px the sidebar is a slide-in menu', async () => {
+    const {context, page} = await open('/docs/get-started/', {viewport: {width: 800, height: 900}});
+    expect(await page.locator('.theme-doc-sidebar-container').isVisible()).toBe(false);
+    await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
+    const menu = page.locator('.navbar-sidebar');
+    const link = menu.getByRole('link', {name: 'Run the sandbox'});
+    await link.waitFor({state: 'visible'});
+    await link.click();
+    await page.waitForURL(`${site.url}/docs/index-banner-1`);
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    await context.close();
+  });
+
+  test('colour mode starts dark, cycles light, dark, system, and survives a reload', async () => {
+    const {context, page} = await open('/docs');
+    const html = page.locator('html');
+    const mode = async () => [await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')];
+    expect(await mode()).toEqual(['dark', 'system']);
+    const toggle = page.locator('.navbar button[class*="toggleButton"]');
+    await toggle.click();
+    expect(await mode()).toEqual(['light', 'light']);
+    await page.reload();
+    expect(await mode()).toEqual(['light', 'light']);
+    await toggle.click();
+    expect(await mode()).toEqual(['dark', 'dark']);
+    await toggle.click();
+    expect(await mode()).toEqual(['dark', 'system']);
+    await context.close();
+  });
+
+  test('the announcement bar stays dismissed after a reload', async () => {
+    const {context, page} = await open('/docs');
+    const bar = page.locator('.theme-announcement-bar');
+    await bar.waitFor({state: 'visible'});
+    await bar.getByRole('button', {name: 'Close'}).click();
+    await bar.waitFor({state: 'detached'});
+    await page.reload();
+    await page.locator('h1').first().waitFor();
+    expect(await bar.count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('search', () => {
+  test('finds the pagination guide', async () => {
+    const {context, page} = await open('/docs');
+    const input = page.locator('input.navbar__search-input');
+    const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
+    await input.focus();
+    await indexLoaded;
+    await input.pressSequentially('pagination', {delay: 30});
+    const suggestion = page.getByRole('option').filter({hasText: 'Pagination'}).first();
+    await suggestion.waitFor({state: 'visible'});
+    await suggestion.click();
+    await page.waitForURL(new RegExp('/docs/shopapi/v3/general-concepts/pagination'));
+    await context.close();
+  });
+});
