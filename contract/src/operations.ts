@@ -1,0 +1,21 @@
+// Every operation of the API, in one list: the server routes from it and the OpenAPI documents are built from it.
+import type { Operation } from './operation.ts';
+import { authOperations } from './settings.ts';
+import { orderOperations } from './v3/orders.ts';
+import { shipmentOperations } from './v3/shipments.ts';
+import { productOperations } from './v3/products.ts';
+import { sandboxOperations } from './sandbox.ts';
+
+export const operations: Operation[] = [
+  ...authOperations,
+  ...orderOperations,
+  ...shipmentOperations,
+  ...productOperations,
+  ...sandboxOperations,
+];
+
+export function operationById(operationId: string): Operation {
+  const op = operations.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`Unknown operation ${operationId}`);
+  return op;
+}

@@ -1,0 +1,79 @@
+// Authentication, status and settings: shared by v3 and v2 (one token works for both).
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from './operation.ts';
+import { v2Messages } from './errors.ts';
+
+export const TokenRequest = Type.Object({
+  grant_type: Type.String({ default: 'password', description: 'Always password.' }),
+  username: Type.String({ minLength: 1, maxLength: 200 }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+export const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Seconds until the token expires. Keep the token until then.' }),
+  userName: Type.String(),
+  issued: Type.String({ description: 'RFC 1123 date.', examples: ['Sat, 21 Nov 2026 09:00:00 GMT'] }),
+  expires: Type.String({ description: 'RFC 1123 date.' }),
+});
+
+export const TokenError = Type.Object({ error: Type.String(), error_description: Type.String() });
+
+/** The v2 envelope around a result schema. */
+export function Envelope(result: ReturnType<typeof Type.Any> | ReturnType<typeof Type.Object> | any) {
+  return Type.Object({
+    messageCode: Type.Union([Type.Literal('OK'), Type.Literal('NOK')]),
+    message: Type.String(),
+    result,
+  });
+}
+
+const idNameCode = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
+
+export const SettingsResult = Type.Object({
+  mainShippingMethods: Type.Array(Type.Object({
+    id: Type.Integer(), name: Type.String(), code: Type.String(),
+    shippingMethods: Type.Array(Type.Object({ id: Type.Integer(), warehouse: Type.String() })),
+  })),
+  shippingMethods: Type.Array(idNameCode),
+  returnShippingMethods: Type.Array(idNameCode),
+  orderTypes: Type.Array(idNameCode),
+  countries: Type.Array(idNameCode),
+  languages: Type.Array(idNameCode, { maxItems: 11 }),
+  returnReasons: Type.Array(idNameCode),
+  paymentMethods: Type.Array(idNameCode, { description: 'Obsolete: always the single method 1.' }),
+});
+
+const StatusResponse = Envelope(Type.Union([Type.String(), Type.Null()]));
+
+export const authOperations = [
+  defineOperation({
+    operationId: 'requestToken', documents: ['v3', 'v2'], method: 'POST', path: '/token', tags: ['Authentication'], auth: false, success: 200,
+    summary: 'Request an access token',
+    description: 'Form-encoded `grant_type=password`, `username` and `password`. Store the token and use it as `Authorization: Bearer <token>` until it expires (`expires_in` seconds), then request a new one. One token works for v3 and v2.',
+    body: TokenRequest,
+    bodyContentTypes: ['application/x-www-form-urlencoded'],
+    requestExample: { grant_type: 'password', username: 'demo', password: 'secret' },
+    responses: {
+      200: { description: 'The token.', schema: TokenResponse, contentType: 'application/json' },
+      400: { description: 'Wrong credentials or grant type.', schema: TokenError, contentType: 'application/json', example: { error: 'invalid_grant', error_description: 'The user name or password is incorrect.' } },
+    },
+  }),
+  defineOperation({
+    operationId: 'getStatus', documents: ['v3'], method: 'GET', path: '/status', aliases: [], tags: ['Authentication'], auth: false, success: 200,
+    summary: 'Check the API status', description: 'Needs no token.',
+    responses: { 200: { description: 'The API is up.', schema: StatusResponse, contentType: 'application/json', example: { messageCode: 'OK', message: v2Messages.status, result: null } } },
+  }),
+  defineOperation({
+    operationId: 'getStatusV2', documents: ['v2'], method: 'GET', path: '/status/get', aliases: ['/v2/status/get'], tags: ['Status'], auth: false, success: 200,
+    summary: 'Check the API status', description: 'Needs no token.',
+    responses: { 200: { description: 'The API is up.', schema: StatusResponse, contentType: 'application/json', example: { messageCode: 'OK', message: v2Messages.status, result: null } } },
+  }),
+  defineOperation({
+    operationId: 'getSettings', documents: ['v3', 'v2'], method: 'GET', path: '/settings/get', aliases: ['/v2/settings/get'], tags: ['Settings'], auth: true, success: 200,
+    summary: 'Read settings',
+    description: 'Shipping methods (main ones with their per-warehouse methods), order types, countries, languages and return reasons, with the ids that orders refer to. Cache the answer and refresh it daily.',
+    responses: { 200: { description: 'The settings in the v2 envelope.', schema: Envelope(SettingsResult), contentType: 'application/json' } },
+  }),
+];

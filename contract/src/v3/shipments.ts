@@ -1,0 +1,75 @@
+// v3 shipments (read-only): what the warehouse sent, with tracking.
+import { Type } from '@sinclair/typebox';
+import { shipmentStatuses, trackingStages, trackingStatuses } from '../enums.ts';
+import { DateOnly, ListFilter, Nullable } from '../formats.ts';
+import { CollectionDocument, Resource, SingleDocument, ToMany, ToOne } from '../jsonapi.ts';
+import { IdParams, IncludeQuery, PageQuery, defineOperation } from '../operation.ts';
+import { limits } from '../limits.ts';
+
+const nullableString = Nullable(Type.String());
+const nullableDateTime = Nullable(Type.String({ format: 'date-time' }));
+
+export const ShipmentStatusSchema = Type.Union(shipmentStatuses.map((s) => Type.Literal(s)), { description: 'READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP → SHIPPED; ERROR awaits operator action.' });
+
+export const ShipmentAttributes = Type.Object({
+  status: ShipmentStatusSchema,
+  readyToPickOn: nullableDateTime,
+  readyToShipOn: nullableDateTime,
+  shippedOn: nullableDateTime,
+  warehouseCode: Type.String(),
+  weight: Nullable(Type.Integer({ description: 'Grams.' })),
+  invoicingWeight: Nullable(Type.Integer({ description: 'Grams.' })),
+  basketPicture: Nullable(Type.String({ format: 'uri' })),
+  returnLabel: nullableString,
+  metadata: Type.Object({ extra1: nullableString, extra2: nullableString, extra3: nullableString, extra4: nullableString, extra5: nullableString }),
+  tracking: Nullable(Type.Object({
+    carrier: nullableString,
+    number: nullableString,
+    stage: Nullable(Type.Union(trackingStages.map((s) => Type.Literal(s)))),
+    status: Nullable(Type.Union(trackingStatuses.map((s) => Type.Literal(s)))),
+    url: Nullable(Type.String({ format: 'uri' })),
+  })),
+  colli: Type.Array(Type.Object({ number: Type.Integer(), parcelNumber: Type.String(), trackingUrl: Nullable(Type.String({ format: 'uri' })) })),
+});
+
+export const Shipment = Resource('shipment', ShipmentAttributes, Type.Object({
+  order: ToOne('order'), orderType: ToOne('orderType'), shipmentItems: ToMany('shipmentItem'), shippingMethod: ToOne('shippingMethod'),
+}), 'A shipment of (part of) an order. Details may change until SHIPPED.');
+
+export const ShipmentItem = Resource('shipmentItem', Type.Object({
+  sku: Type.String(),
+  quantity: Type.Integer({ minimum: 0 }),
+  lotNumber: nullableString,
+  expirationDate: Nullable(Type.String({ format: 'date' })),
+  serialNumbers: Type.Array(Type.String()),
+}), Type.Object({ orderItem: ToOne('orderItem'), product: ToOne('product'), shipment: ToOne('shipment') }), 'One shipped line.');
+
+const tags = ['Shipments'];
+
+export const shipmentOperations = [
+  defineOperation({
+    operationId: 'listShipments', documents: ['v3'], method: 'GET', path: '/v3/shipments', tags, auth: true, success: 200,
+    summary: 'List shipments',
+    description: `Your shipments, ordered by id ascending, cursor-paged. Shipments older than ${limits.shipmentRetentionDays} days are not returned.`,
+    query: Type.Object({
+      ...PageQuery,
+      ...IncludeQuery(['shipmentItems']),
+      'filter[shippedOn][lt]': Type.Optional(DateOnly),
+      'filter[shippedOn][gt]': Type.Optional(DateOnly),
+      'filter[status][in]': Type.Optional(ListFilter('Statuses.', ['SHIPPED'])),
+      'filter[orderType][in]': Type.Optional(ListFilter('Order type ids (integers).', ['1,2'])),
+      'filter[reference][in]': Type.Optional(ListFilter('Order references.')),
+      orderId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only shipments of this order.' })),
+      externalOrderNumber: Type.Optional(Type.String({ minLength: 1, maxLength: limits.externalOrderNumberMax, description: 'Only shipments of the order with this number.' })),
+    }),
+    responses: { 200: { description: 'A page of shipments.', schema: CollectionDocument(Shipment, [ShipmentItem]) } },
+    errors: ['400', '401', '406'],
+  }),
+  defineOperation({
+    operationId: 'getShipment', documents: ['v3'], method: 'GET', path: '/v3/shipments/{id}', tags, auth: true, success: 200,
+    summary: 'Read a shipment', description: 'One shipment; `include=shipmentItems` adds its items.',
+    params: IdParams, query: Type.Object({ ...IncludeQuery(['shipmentItems']) }),
+    responses: { 200: { description: 'The shipment.', schema: SingleDocument(Shipment, [ShipmentItem]) } },
+    errors: ['400', '401', '404', '406'],
+  }),
+];

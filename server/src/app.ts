@@ -1,0 +1,75 @@
+// Builds the Fastify application: plugins, API routes, and the portal's static files on the same origin.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { limits } from '@shopapi/contract';
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import { jsonApiPlugin, sendError } from './http/jsonapi.ts';
+import { authPlugin } from './http/auth.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { baseUrl } from './http/query.ts';
+import { authRoutes } from './v2/auth.ts';
+import { orderRoutes } from './v3/orders.ts';
+import { shipmentRoutes } from './v3/shipments.ts';
+import { productRoutes } from './v3/products.ts';
+import { attachmentRoutes } from './v3/attachments.ts';
+
+export interface AppContext {
+  db: Db;
+  config: Config;
+  /** Scheme and host of links in responses: PUBLIC_URL, else the request's own. */
+  baseOf(request: FastifyRequest): string;
+}
+
+export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
+
+/** Paths that belong to the API: unknown ones answer in the API's error format, not with the portal's page. */
+const apiPrefixes = /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
+
+export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object }): Promise<FastifyInstance> {
+  const { db, config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: limits.requestBodyMaxBytes,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+    ajv: { customOptions: { allErrors: true } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
+  await app.register(authPlugin, { db });
+  await app.register(jsonApiPlugin);
+
+  const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl) };
+  authRoutes(app, context);
+  orderRoutes(app, context);
+  shipmentRoutes(app, context);
+  productRoutes(app, context);
+  attachmentRoutes(app, context);
+
+  const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
+  if (portalAvailable) {
+    await app.register(fastifyStatic, { root: portalBuildDir, wildcard: true, index: ['index.html'], redirect: true });
+  }
+  const notFoundPage = portalAvailable && existsSync(join(portalBuildDir, '404.html')) ? readFileSync(join(portalBuildDir, '404.html')) : undefined;
+  app.setNotFoundHandler((request, reply) => {
+    if (apiPrefixes.test(request.url) || !notFoundPage) {
+      return sendError(request, reply, 404, [{ code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` }]);
+    }
+    return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage);
+  });
+  return app;
+}

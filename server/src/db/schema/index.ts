@@ -1,0 +1,4 @@
+export * from './clients.ts';
+export * from './orders.ts';
+export * from './shipments.ts';
+export * from './products.ts';

@@ -1,0 +1,64 @@
+// API clients: creation with their seeded reference data, lookup, and the per-client simulated clock.
+import { asc, eq } from 'drizzle-orm';
+import { mainShippingMethodTemplates, orderTypeTemplates, returnReasonTemplates, returnShippingMethodTemplates } from '@shopapi/contract';
+import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
+import { hashPassword } from './passwords.ts';
+
+const { clients, orderTypes, returnReasons, shippingMethods } = schema;
+
+export interface Client {
+  id: number;
+  username: string;
+  defaultWarehouse: string;
+  clockOffsetSeconds: number;
+}
+
+export class UsernameTakenError extends Error {
+  constructor(username: string) {
+    super(`A client with username "${username}" already exists.`);
+  }
+}
+
+/** The client's simulated "now": real time plus the client's clock offset. */
+export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
+  return new Date(Date.now() + client.clockOffsetSeconds * 1000);
+}
+
+export async function createClient(db: Db, input: { username: string; password: string }): Promise<Client> {
+  if (!/^[A-Za-z0-9._@-]{3,100}$/.test(input.username)) throw new Error('The username must be 3 to 100 letters, digits or . _ @ -.');
+  if (input.password.length < 8) throw new Error('The password must be at least 8 characters long.');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [client] = await tx.insert(clients).values({ username: input.username, passwordHash }).returning();
+      await seedReferenceData(tx as unknown as Db, client.id);
+      return { id: client.id, username: client.username, defaultWarehouse: client.defaultWarehouse, clockOffsetSeconds: client.clockOffsetSeconds };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'clients_username_key')) throw new UsernameTakenError(input.username);
+    throw error;
+  }
+}
+
+async function seedReferenceData(db: Db, clientId: number) {
+  await db.insert(orderTypes).values(orderTypeTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(returnReasons).values(returnReasonTemplates.map((t) => ({ clientId, ...t })));
+  for (const main of mainShippingMethodTemplates) {
+    const [row] = await db.insert(shippingMethods)
+      .values({ clientId, kind: 'main', code: main.code, name: main.name, carrier: main.carrier })
+      .returning({ id: shippingMethods.id });
+    await db.insert(shippingMethods).values(main.warehouses.map((warehouse) => ({
+      clientId, kind: 'warehouse' as const, code: `${main.code}_${warehouse}`, name: `${main.name} (${warehouse})`, carrier: main.carrier, mainShippingMethodId: row.id, warehouse,
+    })));
+  }
+  await db.insert(shippingMethods).values(returnShippingMethodTemplates.map((t) => ({ clientId, kind: 'return' as const, ...t })));
+}
+
+export async function findClientByUsername(db: Db, username: string) {
+  const [row] = await db.select().from(clients).where(eq(clients.username, username));
+  return row;
+}
+
+export async function listClients(db: Db) {
+  return db.select({ id: clients.id, username: clients.username, createdAt: clients.createdAt }).from(clients).orderBy(asc(clients.id));
+}

@@ -1,0 +1,297 @@
+// Orders: creation from a JSON:API document, reading with related resources, updates, cancellation.
+import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import { defaults, euCountryCodes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
+import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
+import { apiError, ErrorCollector } from '../../http/errors.ts';
+import { clientNow, type Client } from '../clients/service.ts';
+import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
+import type { Page } from '../../http/query.ts';
+import { dayAfter, startOfDay } from '../time.ts';
+
+const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipmentItems } = schema;
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+export type AddressRow = typeof addresses.$inferSelect;
+export type PickUpPointRow = typeof pickUpPoints.$inferSelect;
+
+type CreateDocument = Static<typeof OrderCreateDocument>;
+type UpdateDocument = Static<typeof OrderUpdateDocument>;
+type Included = NonNullable<CreateDocument['included']>[number];
+
+const provisionalKey = (ref: { id?: string | number; lid?: string | number }) => (ref.lid ?? ref.id) === undefined ? undefined : String(ref.lid ?? ref.id);
+
+/** Extra fields of an order that the related resources add. */
+export interface OrderGraph {
+  order: OrderRow;
+  items: OrderItemRow[];
+  addresses: AddressRow[];
+  pickUpPoint: PickUpPointRow | undefined;
+  attachmentIds: number[];
+}
+
+function orderedOnOf(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  return new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+}
+
+const existingOrderConflict = (id: number, externalOrderNumber: string, base: string) =>
+  apiError('409-1', `An order with externalOrderNumber "${externalOrderNumber}" already exists.`, { pointer: '/data/attributes/externalOrderNumber', related: `${base}/v3/orders/${id}` });
+
+async function findByExternalNumber(db: Db, clientId: number, externalOrderNumber: string) {
+  const [row] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
+  return row;
+}
+
+export async function createOrder(db: Db, client: Client, document: CreateDocument, base: string): Promise<number> {
+  const { attributes, relationships } = document.data;
+  const included = document.included ?? [];
+  const problems = new ErrorCollector();
+
+  const addressesByKey = new Map<string, { index: number; resource: Included }>();
+  const items: { index: number; resource: Extract<Included, { type: 'orderItem' }> }[] = [];
+  const pickUps: { index: number; resource: Extract<Included, { type: 'pickUpPoint' }> }[] = [];
+  included.forEach((resource, index) => {
+    if (resource.type === 'address') {
+      const key = provisionalKey(resource);
+      if (key === undefined) problems.add('400', 'An included address needs a provisional id that a relationship points to.', { pointer: `/included/${index}` });
+      else if (addressesByKey.has(key)) problems.add('400', `The provisional id "${key}" is used by two included addresses.`, { pointer: `/included/${index}/id` });
+      else addressesByKey.set(key, { index, resource });
+    } else if (resource.type === 'orderItem') items.push({ index, resource });
+    else pickUps.push({ index, resource });
+  });
+  if (pickUps.length > 1) problems.add('400', 'An order has at most one pick-up point.', { pointer: `/included/${pickUps[1].index}` });
+
+  const linkedAddress = (name: 'deliveryAddress' | 'billingAddress') => {
+    const ref = relationships[name];
+    if (!ref) return undefined;
+    const key = provisionalKey(ref.data);
+    const found = key === undefined ? undefined : addressesByKey.get(key);
+    if (!found) problems.add('400', `${name} must point to an address in included by its provisional id.`, { pointer: `/data/relationships/${name}` });
+    return found;
+  };
+  const delivery = linkedAddress('deliveryAddress');
+  const billing = linkedAddress('billingAddress');
+  for (const [key, entry] of addressesByKey) {
+    if (entry !== delivery && entry !== billing) problems.add('400', `The included address "${key}" is not linked from the order.`, { pointer: `/included/${entry.index}` });
+  }
+
+  const [orderType, shippingMethod, existing] = await Promise.all([
+    findOrderType(db, client.id, Number(relationships.orderType.data.id)),
+    relationships.preferredShippingMethod
+      ? findMainShippingMethod(db, client.id, Number(relationships.preferredShippingMethod.data.id))
+      : defaultMainShippingMethod(db, client.id),
+    findByExternalNumber(db, client.id, attributes.externalOrderNumber),
+  ]);
+  if (!orderType) problems.add('404-2', `Order type ${relationships.orderType.data.id} not found.`, { pointer: '/data/relationships/orderType' });
+  if (!shippingMethod) problems.add('404-3', `Shipping method ${relationships.preferredShippingMethod?.data.id} is not one of your main shipping methods.`, { pointer: '/data/relationships/preferredShippingMethod' });
+  if (existing) problems.items.push(existingOrderConflict(existing.id, attributes.externalOrderNumber, base).items[0]);
+
+  const skus = [...new Set(items.map((i) => i.resource.attributes.sku))];
+  const productRows = skus.length
+    ? await db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
+    : [];
+  const productBySku = new Map(productRows.map((p) => [p.sku, p]));
+  const international = delivery && !euCountryCodes.has((delivery.resource.attributes as { countryCode: string }).countryCode.slice(0, 2));
+  for (const { index, resource } of items) {
+    if (!productBySku.has(resource.attributes.sku)) problems.add('404-1', `SKU "${resource.attributes.sku}" not found.`, { pointer: `/included/${index}/attributes/sku` });
+    if (international && !(Number(resource.attributes.price ?? 0) > 0)) {
+      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { pointer: `/included/${index}/attributes/price` });
+    }
+  }
+  problems.throwIfAny();
+
+  try {
+    return await db.transaction(async (tx) => {
+      const insertAddress = async (resource: Included) => {
+        const [row] = await tx.insert(addresses).values({ clientId: client.id, ...(resource.attributes as Static<typeof import('@shopapi/contract').AddressWriteAttributes>) }).returning({ id: addresses.id });
+        return row.id;
+      };
+      const deliveryId = await insertAddress(delivery!.resource);
+      const billingId = billing && billing !== delivery ? await insertAddress(billing.resource) : deliveryId;
+      const [order] = await tx.insert(orders).values({
+        clientId: client.id,
+        externalOrderNumber: attributes.externalOrderNumber,
+        locale: attributes.locale,
+        reference: attributes.reference || null,
+        orderedOn: orderedOnOf(attributes.orderedOn),
+        consumerReference: attributes.consumerReference || null,
+        promotionCode: attributes.promotionCode || null,
+        email: attributes.email ?? defaults.noReplyEmail,
+        phoneNumber: attributes.phoneNumber ?? null,
+        vatNumber: attributes.vatNumber ?? null,
+        fulfillFrom: attributes.fulfillFrom ?? null,
+        preferredShippingDate: attributes.preferredShippingDate ?? null,
+        allowPartialDelivery: attributes.allowPartialDelivery ?? defaults.allowPartialDelivery,
+        onHold: attributes.onHold ?? defaults.onHold,
+        metadata: attributes.metadata ?? {},
+        channelIdentifier: attributes.channelIdentifier ?? null,
+        currency: attributes.currency ?? defaults.currency,
+        orderTypeId: orderType!.id,
+        preferredShippingMethodId: shippingMethod!.id,
+        deliveryAddressId: deliveryId,
+        billingAddressId: billingId,
+        createdAt: clientNow(client),
+      }).returning({ id: orders.id });
+      await tx.update(addresses).set({ orderId: order.id }).where(inArray(addresses.id, [deliveryId, billingId]));
+      if (pickUps[0]) await tx.insert(pickUpPoints).values({ clientId: client.id, orderId: order.id, ...pickUps[0].resource.attributes });
+      if (items.length) {
+        await tx.insert(orderItems).values(items.map(({ resource: { attributes: item } }) => {
+          const product = productBySku.get(item.sku)!;
+          return {
+            clientId: client.id, orderId: order.id, productId: product.id, sku: item.sku,
+            quantity: item.quantity, orderedQuantity: item.quantity,
+            channelIdentifier: item.channelIdentifier ?? null, fulfillFrom: item.fulfillFrom ?? null,
+            price: item.price ?? null, vat: item.vat ?? defaults.vat, name: item.name || product.name, metadata: item.metadata ?? {},
+          };
+        }));
+      }
+      return order.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'orders_client_external_key')) {
+      const winner = await findByExternalNumber(db, client.id, attributes.externalOrderNumber);
+      throw existingOrderConflict(winner?.id ?? 0, attributes.externalOrderNumber, base);
+    }
+    throw error;
+  }
+}
+
+export async function findOrder(db: Db, clientId: number, id: number): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.clientId, clientId), eq(orders.id, id)));
+  return row;
+}
+
+export async function requireOrder(db: Db, clientId: number, id: number): Promise<OrderRow> {
+  const order = await findOrder(db, clientId, id);
+  if (!order) throw apiError('404-5', `Order ${id} not found.`);
+  return order;
+}
+
+/** Loads the related resources of several orders in a fixed number of queries (no N+1). */
+export async function loadGraphs(db: Db, list: OrderRow[]): Promise<OrderGraph[]> {
+  if (!list.length) return [];
+  const ids = list.map((o) => o.id);
+  const addressIds = [...new Set(list.flatMap((o) => [o.deliveryAddressId, o.billingAddressId]))];
+  const [itemRows, addressRows, pickUpRows, attachmentRows] = await Promise.all([
+    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
+    db.select().from(addresses).where(inArray(addresses.id, addressIds)),
+    db.select().from(pickUpPoints).where(inArray(pickUpPoints.orderId, ids)),
+    db.select({ id: schema.orderAttachments.id, orderId: schema.orderAttachments.orderId }).from(schema.orderAttachments).where(inArray(schema.orderAttachments.orderId, ids)).orderBy(asc(schema.orderAttachments.id)),
+  ]);
+  return list.map((order) => ({
+    order,
+    items: itemRows.filter((i) => i.orderId === order.id),
+    addresses: addressRows.filter((a) => a.id === order.deliveryAddressId || a.id === order.billingAddressId),
+    pickUpPoint: pickUpRows.find((p) => p.orderId === order.id),
+    attachmentIds: attachmentRows.filter((a) => a.orderId === order.id).map((a) => a.id),
+  }));
+}
+
+export interface OrderFilters {
+  orderedOnLt?: string;
+  orderedOnGt?: string;
+  externalOrderNumbers?: string[];
+  references?: string[];
+}
+
+export async function listOrders(db: Db, clientId: number, filters: OrderFilters, page: Page): Promise<OrderRow[]> {
+  const conditions = [eq(orders.clientId, clientId), gt(orders.id, page.cursor)];
+  if (filters.orderedOnLt) conditions.push(lt(orders.orderedOn, startOfDay(filters.orderedOnLt)));
+  if (filters.orderedOnGt) conditions.push(gte(orders.orderedOn, dayAfter(filters.orderedOnGt)));
+  if (filters.externalOrderNumbers) conditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
+  if (filters.references) conditions.push(inArray(orders.reference, filters.references));
+  return db.select().from(orders).where(and(...conditions)).orderBy(asc(orders.id)).limit(page.size);
+}
+
+export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422') {
+  if (order.fulfilledAt) throw apiError(code, `Order ${order.id} is already fulfilled and cannot be modified; no changes were applied.`);
+}
+
+export async function updateOrder(db: Db, client: Client, id: number, document: UpdateDocument, base: string): Promise<void> {
+  const order = await requireOrder(db, client.id, id);
+  if (Number(document.data.id) !== id) throw apiError('409', `The id in the document (${document.data.id}) does not match the id in the path (${id}).`, { pointer: '/data/id' });
+  assertNotFulfilled(order);
+  const a = document.data.attributes;
+  const problems = new ErrorCollector();
+  if (a.currency != null && a.currency !== order.currency) problems.add('400', 'currency cannot be changed.', { pointer: '/data/attributes/currency' });
+  if (a.channelIdentifier != null && a.channelIdentifier !== order.channelIdentifier) problems.add('400', 'channelIdentifier cannot be changed.', { pointer: '/data/attributes/channelIdentifier' });
+  const today = clientNow(client).toISOString().slice(0, 10);
+  if (a.preferredShippingDate && a.preferredShippingDate < today) problems.add('400', `preferredShippingDate must be today (${today}) or later.`, { pointer: '/data/attributes/preferredShippingDate' });
+  if (a.fulfillFrom && a.fulfillFrom !== order.fulfillFrom) {
+    const strategy = await warehousesOf(db, client.id, order.preferredShippingMethodId);
+    if (!strategy.includes(a.fulfillFrom)) problems.add('400', `fulfillFrom must be one of the warehouses of the order's shipping method: ${strategy.join(', ')}.`, { pointer: '/data/attributes/fulfillFrom' });
+  }
+  if (a.externalOrderNumber !== order.externalOrderNumber) {
+    const other = await findByExternalNumber(db, client.id, a.externalOrderNumber);
+    if (other) problems.items.push(existingOrderConflict(other.id, a.externalOrderNumber, base).items[0]);
+  }
+  problems.throwIfAny();
+
+  const erasable = (value: string | null | undefined, current: string | null) => (value === '' ? null : value ?? current);
+  const keep = <T>(value: T | undefined, current: T) => (value === undefined ? current : value);
+  let allowPartialDelivery = order.allowPartialDelivery;
+  if (a.allowPartialDelivery === null) allowPartialDelivery = (await findOrderType(db, client.id, order.orderTypeId))?.allowPartialDelivery ?? defaults.allowPartialDelivery;
+  else if (a.allowPartialDelivery !== undefined) allowPartialDelivery = a.allowPartialDelivery;
+
+  try {
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select({ fulfilledAt: orders.fulfilledAt }).from(orders).where(eq(orders.id, id)).for('update');
+      if (current.fulfilledAt) throw apiError('422', `Order ${id} is already fulfilled and cannot be modified; no changes were applied.`);
+      await tx.update(orders).set({
+        externalOrderNumber: a.externalOrderNumber,
+        locale: a.locale,
+        onHold: a.onHold,
+        reference: erasable(a.reference, order.reference),
+        consumerReference: erasable(a.consumerReference, order.consumerReference),
+        promotionCode: erasable(a.promotionCode, order.promotionCode),
+        email: a.email ?? defaults.noReplyEmail,
+        phoneNumber: keep(a.phoneNumber, order.phoneNumber),
+        vatNumber: keep(a.vatNumber, order.vatNumber),
+        fulfillFrom: keep(a.fulfillFrom, order.fulfillFrom),
+        preferredShippingDate: keep(a.preferredShippingDate, order.preferredShippingDate),
+        orderedOn: a.orderedOn === undefined ? order.orderedOn : orderedOnOf(a.orderedOn),
+        allowPartialDelivery,
+        metadata: a.metadata ?? {},
+      }).where(eq(orders.id, id));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'orders_client_external_key')) throw apiError('409-1', `An order with externalOrderNumber "${a.externalOrderNumber}" already exists.`, { pointer: '/data/attributes/externalOrderNumber' });
+    throw error;
+  }
+}
+
+/** Quantity per order item that shipments already cover (in any state): that part can no longer be cancelled. */
+async function coveredQuantities(db: Db, itemIds: number[]): Promise<Map<number, number>> {
+  if (!itemIds.length) return new Map();
+  const rows = await db.select({ orderItemId: shipmentItems.orderItemId, quantity: sql<number>`sum(${shipmentItems.quantity})::int` })
+    .from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(inArray(shipmentItems.orderItemId, itemIds)).groupBy(shipmentItems.orderItemId);
+  return new Map(rows.map((r) => [r.orderItemId!, Number(r.quantity)]));
+}
+
+/** Cancels what shipments do not cover; returns the ids of the items whose quantity went down. */
+export async function cancelItems(db: Db, clientId: number, orderId: number, onlyItemId?: number): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: orders.id }).from(orders).where(and(eq(orders.clientId, clientId), eq(orders.id, orderId))).for('update');
+    const conditions = [eq(orderItems.orderId, orderId), eq(orderItems.clientId, clientId)];
+    if (onlyItemId !== undefined) conditions.push(eq(orderItems.id, onlyItemId));
+    const items = await tx.select().from(orderItems).where(and(...conditions));
+    const covered = await coveredQuantities(tx as unknown as Db, items.map((i) => i.id));
+    const modified: number[] = [];
+    for (const item of items) {
+      const keepQuantity = covered.get(item.id) ?? 0;
+      if (item.quantity > keepQuantity) {
+        await tx.update(orderItems).set({ quantity: keepQuantity }).where(eq(orderItems.id, item.id));
+        modified.push(item.id);
+      }
+    }
+    return modified.sort((x, y) => x - y);
+  });
+}
+
+export async function findOrderItem(db: Db, clientId: number, id: number): Promise<OrderItemRow | undefined> {
+  const [row] = await db.select().from(orderItems).where(and(eq(orderItems.clientId, clientId), eq(orderItems.id, id)));
+  return row;
+}

@@ -1,0 +1,108 @@
+// JSON:API conventions for v3: media type negotiation (415, 406), and one renderer for every error, v3 or v2.
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCatalogue, JSON_API_MEDIA_TYPE, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
+import { ApiError, type ErrorItem } from './errors.ts';
+import { validationItems } from './validation.ts';
+
+export type ApiKind = 'v3' | 'v2' | 'token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    api?: ApiKind;
+    auth?: boolean;
+    operationId?: string;
+    rateLimit?: string;
+  }
+}
+
+function mediaTypeParams(header: string): { type: string; hasParams: boolean } {
+  const [type, ...params] = header.split(';');
+  return { type: type.trim().toLowerCase(), hasParams: params.some((p) => p.trim() !== '') };
+}
+
+/** Accept is usable when it allows plain JSON:API, JSON, or anything. */
+function acceptable(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const { type, hasParams } = mediaTypeParams(range.replace(/;\s*q=[0-9.]+/i, ''));
+    if (type === JSON_API_MEDIA_TYPE) return !hasParams;
+    return type === 'application/json' || type === 'application/*' || type === '*/*';
+  });
+}
+
+const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
+
+export function apiKindOf(request: FastifyRequest): ApiKind {
+  const configured = request.routeOptions.config?.api;
+  if (configured) return configured;
+  const path = request.url.toLowerCase();
+  return path.startsWith('/v3/') || path.startsWith('/sandbox/') ? 'v3' : 'v2';
+}
+
+function renderV3(reply: FastifyReply, status: number, items: ErrorItem[]) {
+  const errors = items.map((i) => ({
+    code: i.code,
+    title: errorCatalogue[i.code].title,
+    detail: i.detail,
+    status: String(errorCatalogue[i.code].status),
+    ...(i.pointer || i.parameter ? { source: i.pointer ? { pointer: i.pointer } : { parameter: i.parameter } } : {}),
+    ...(i.related ? { links: { related: i.related } } : {}),
+  }));
+  return reply.code(status).type(JSON_API_MEDIA_TYPE).serializer(JSON.stringify).send({ errors });
+}
+
+function renderV2(reply: FastifyReply, status: number, message: string, result: unknown) {
+  if (status === 401) return reply.code(401).type('application/json').serializer(JSON.stringify).send({ message: v2Messages.unauthorized });
+  if (status === 404) return reply.code(404).type('application/json').serializer(JSON.stringify).send({ error: '404 Not Found', error_description: 'The requested resource could not be found' });
+  return reply.code(status).type('application/json').serializer(JSON.stringify).send({ messageCode: 'NOK', message, result });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, items: ErrorItem[], v2Result: unknown = null) {
+  const kind = apiKindOf(request);
+  if (kind === 'v3') return renderV3(reply, status, items);
+  if (kind === 'token' && status === 400) return reply.code(400).type('application/json').serializer(JSON.stringify).send(tokenErrors.invalidGrant);
+  return renderV2(reply, status, items.map((i) => i.detail).join(' '), v2Result);
+}
+
+function fastifyErrorItems(error: FastifyError): { status: number; items: ErrorItem[] } {
+  if (error.validation) {
+    const context = error.validationContext ?? 'body';
+    if (context === 'params') return { status: 404, items: [{ code: '404', detail: 'No resource with this id.' }] };
+    return { status: 400, items: validationItems(error.validation as never, context) };
+  }
+  const status = error.statusCode ?? 500;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return { status: 400, items: [{ code: '400', detail: 'The request body is larger than allowed.' }] };
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) return { status: 415, items: [{ code: '415', detail: 'Unsupported media type.' }] };
+  if (status >= 400 && status < 500) {
+    const code = (status in errorCatalogue ? String(status) : '400') as ErrorCode;
+    return { status: errorCatalogue[code].status, items: [{ code, detail: error.message.replace(/^FST_\w+: /, '') || errorCatalogue[code].title }] };
+  }
+  return { status: 500, items: [{ code: '500', detail: 'Something went wrong on our side. The request id is in the x-request-id header.' }] };
+}
+
+export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
+  app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (apiKindOf(request) !== 'v3') return;
+    if (!acceptable(request.headers.accept)) {
+      return sendError(request, reply, 406, [{ code: '406', detail: `Accept must allow ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
+    }
+    const contentType = request.headers['content-type'];
+    if (contentType && request.method !== 'GET' && request.method !== 'DELETE') {
+      const { type, hasParams } = mediaTypeParams(contentType);
+      if (type === 'multipart/form-data') return;
+      if (!bodyTypes.has(type) || (type === JSON_API_MEDIA_TYPE && hasParams)) {
+        return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
+      }
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) return sendError(request, reply, error.status, error.items, error.v2Result);
+    const { status, items } = fastifyErrorItems(error as FastifyError);
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, status, items);
+  });
+});

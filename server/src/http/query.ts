@@ -1,0 +1,71 @@
+// Query conventions shared by every v3 collection: cursor pagination, include paths, list filters.
+import type { FastifyRequest } from 'fastify';
+import { limits } from '@shopapi/contract';
+import { apiError } from './errors.ts';
+
+export interface Page { cursor: number; size: number }
+
+export function pageOf(query: Record<string, unknown>): Page {
+  const cursor = Number(query['page[cursor]'] ?? 0);
+  const size = Math.min(Number(query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
+  return { cursor, size };
+}
+
+export function baseUrl(request: FastifyRequest, publicUrl?: string): string {
+  if (publicUrl) return publicUrl.replace(/\/$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+/** links.self, first and next (when the page is full) for a keyset page ordered by id. */
+export function paginationLinks(request: FastifyRequest, base: string, page: Page, items: { id: number }[]) {
+  const url = new URL(request.url, base);
+  const withCursor = (cursor: number | undefined) => {
+    const next = new URL(url);
+    if (cursor === undefined) next.searchParams.delete('page[cursor]');
+    else next.searchParams.set('page[cursor]', String(cursor));
+    next.searchParams.set('page[size]', String(page.size));
+    return next.toString();
+  };
+  return {
+    self: url.toString(),
+    first: withCursor(undefined),
+    ...(items.length === page.size ? { next: withCursor(items[items.length - 1].id) } : {}),
+  };
+}
+
+/** The include paths asked for; an unsupported path is a 400. */
+export function includesOf(query: Record<string, unknown>, allowed: readonly string[]): Set<string> {
+  const raw = query.include;
+  if (raw === undefined || raw === '') return new Set();
+  const paths = String(raw).split(',').map((p) => p.trim());
+  const unknown = paths.filter((p) => !allowed.includes(p));
+  if (unknown.length) {
+    throw apiError('400', `Unsupported include path ${unknown.join(', ')}; supported: ${allowed.join(', ') || 'none'}.`, { parameter: 'include' });
+  }
+  return new Set(paths);
+}
+
+/** A comma-separated, unique list filter; undefined when absent. */
+export function listFilter(query: Record<string, unknown>, name: string): string[] | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  const values = String(raw).split(',').map((v) => v.trim());
+  if (values.some((v) => v === '')) throw apiError('400', `${name} must not contain empty values.`, { parameter: name });
+  if (new Set(values).size !== values.length) throw apiError('400', `${name} must not repeat a value.`, { parameter: name });
+  return values;
+}
+
+export function integerListFilter(query: Record<string, unknown>, name: string): number[] | undefined {
+  const values = listFilter(query, name);
+  if (!values) return undefined;
+  if (values.some((v) => !/^[0-9]{1,9}$/.test(v))) throw apiError('400', `${name} takes integers.`, { parameter: name });
+  return values.map(Number);
+}
+
+export function enumListFilter<T extends string>(query: Record<string, unknown>, name: string, allowed: readonly T[]): T[] | undefined {
+  const values = listFilter(query, name);
+  if (!values) return undefined;
+  const wrong = values.filter((v) => !allowed.includes(v as T));
+  if (wrong.length) throw apiError('400', `${name} has unknown values ${wrong.join(', ')}; allowed: ${allowed.join(', ')}.`, { parameter: name });
+  return values as T[];
+}

@@ -1,0 +1,62 @@
+// v3 order attachments: multipart with a `data` part (the JSON:API document as text) and a `file` part (the PDF).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { limits, OrderAttachmentData } from '@shopapi/contract';
+import { route } from '../http/routes.ts';
+import { compileBodyValidator, validationItems } from '../http/validation.ts';
+import { ApiError, apiError } from '../http/errors.ts';
+import { addAttachment } from '../domain/orders/attachments.ts';
+import type { AppContext } from '../app.ts';
+
+const validateData = compileBodyValidator(OrderAttachmentData);
+
+async function readParts(request: FastifyRequest): Promise<{ data?: string; file?: Buffer }> {
+  if (!request.isMultipart()) throw apiError('415', 'Send multipart/form-data with a data part and a file part.');
+  const out: { data?: string; file?: Buffer } = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw apiError('400', `Unexpected file part "${part.fieldname}"; send the PDF as "file".`);
+        out.file = await part.toBuffer();
+      } else if (part.fieldname === 'data') out.data = String(part.value);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw apiError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
+    throw apiError('400', 'The multipart body could not be read.');
+  }
+  return out;
+}
+
+export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  route(app, 'createOrderAttachment', async (request) => {
+    const parts = await readParts(request);
+    if (parts.data === undefined) throw apiError('400', 'The data part is missing.', { pointer: '/data' });
+    if (!parts.file?.length) throw apiError('400', 'The file part is missing or empty.', { pointer: '/file' });
+    let document: unknown;
+    try {
+      document = JSON.parse(parts.data);
+    } catch {
+      throw apiError('400', 'The data part is not valid JSON.', { pointer: '/data' });
+    }
+    if (!validateData(document)) throw new ApiError(validationItems(validateData.errors ?? [], 'body'));
+    const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
+    const result = await addAttachment(db, request.client.id, {
+      ...attributes,
+      orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
+    }, parts.file);
+    const base = baseOf(request);
+    return {
+      data: {
+        type: 'orderAttachment',
+        id: result.id,
+        attributes: {
+          filename: attributes.filename, contentType: attributes.contentType, printStrategy: result.printStrategy,
+          externalOrderNumber: result.order.externalOrderNumber, createdOn: result.createdAt.toISOString(),
+        },
+        relationships: { order: { data: { type: 'order', id: result.order.id } } },
+        links: { self: `${base}/v3/orderAttachments/${result.id}` },
+      },
+    };
+  });
+}

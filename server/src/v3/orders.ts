@@ -1,0 +1,77 @@
+// v3 orders and order items: thin handlers over the order service.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
+import { route } from '../http/routes.ts';
+import { apiError } from '../http/errors.ts';
+import { includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
+import { cancelItems, createOrder, findOrderItem, listOrders, loadGraphs, requireOrder, updateOrder } from '../domain/orders/service.ts';
+import { orderIncluded, orderItemResource, orderResource, uniqueResources } from './resources.ts';
+import type { AppContext } from '../app.ts';
+
+export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  /** One order as a document, with the includes asked for. */
+  async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
+    const [graph] = await loadGraphs(db, [await requireOrder(db, clientId, id)]);
+    const included = orderIncluded(graph, include, base);
+    return { data: orderResource(graph, base), ...(include.size ? { included } : {}) };
+  }
+
+  route(app, 'listOrders', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    const page = pageOf(request.query);
+    const rows = await listOrders(db, request.client.id, {
+      orderedOnLt: request.query['filter[orderedOn][lt]'],
+      orderedOnGt: request.query['filter[orderedOn][gt]'],
+      externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
+      references: listFilter(request.query, 'filter[reference][in]'),
+    }, page);
+    const graphs = await loadGraphs(db, rows);
+    return {
+      data: graphs.map((g) => orderResource(g, base)),
+      ...(include.size ? { included: uniqueResources(graphs.flatMap((g) => orderIncluded(g, include, base))) } : {}),
+      links: paginationLinks(request, base, page, rows),
+    };
+  });
+
+  route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    const id = await createOrder(db, request.client, request.body, base);
+    // A new order answers with everything it was created with.
+    return orderDocument(request.client.id, id, include.size ? include : new Set(orderIncludes), base);
+  });
+
+  route(app, 'getOrder', async (request) => orderDocument(request.client.id, request.params.id, includesOf(request.query, orderIncludes), baseOf(request)));
+
+  route<Static<typeof OrderUpdateDocument>>(app, 'updateOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    await updateOrder(db, request.client, request.params.id, request.body, base);
+    return orderDocument(request.client.id, request.params.id, include.size ? include : new Set(orderIncludes), base);
+  });
+
+  route(app, 'cancelOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    await requireOrder(db, request.client.id, request.params.id);
+    const modifiedItems = await cancelItems(db, request.client.id, request.params.id);
+    const document = await orderDocument(request.client.id, request.params.id, include, base);
+    return { ...document, meta: { modified: modifiedItems.length > 0, modifiedItems } };
+  });
+
+  route(app, 'getOrderItem', async (request) => {
+    const item = await findOrderItem(db, request.client.id, request.params.id);
+    if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
+    return { data: orderItemResource(item, baseOf(request)) };
+  });
+
+  route(app, 'cancelOrderItem', async (request) => {
+    const item = await findOrderItem(db, request.client.id, request.params.id);
+    if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
+    const modified = await cancelItems(db, request.client.id, item.orderId, item.id);
+    const after = await findOrderItem(db, request.client.id, item.id);
+    return { data: orderItemResource(after!, baseOf(request)), meta: { modified: modified.length > 0 } };
+  });
+}

@@ -1,0 +1,101 @@
+// Test sandbox: the real app on a real database (PGlite in memory, or a fresh PostgreSQL database per test file),
+// with an HTTP caller that checks every answer against the generated OpenAPI document.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/index.ts';
+import { createClient } from '../../src/domain/clients/service.ts';
+import { checkAgainstOpenApi } from './openapi-check.ts';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Form-encoded body instead of JSON. */
+  form?: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+export interface TestClient { id: number; username: string; password: string; token: string }
+
+export interface TestSandbox {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  call<T = any>(method: string, url: string, opts?: CallOptions): Promise<Answer<T>>;
+  newClient(): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+export const dbKind = () => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+
+async function openTestDatabase(): Promise<{ database: Database; dropDatabase?: () => Promise<void>; url?: string }> {
+  if (dbKind() === 'pglite') return { database: await openDatabase({ inMemory: true }) };
+  const adminUrl = inject('postgresUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE sandbox_template`);
+  await admin.end();
+  const url = adminUrl.replace(/\/[^/]+$/, `/${name}`);
+  return { database: await openDatabase({ databaseUrl: url, poolSize: 5 }), url };
+}
+
+export async function startSandbox(overrides: Partial<Config> = {}): Promise<TestSandbox & { databaseUrl?: string }> {
+  const { database, url } = await openTestDatabase();
+  const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', ...overrides });
+  const app = await buildApp({ db: database.db, config, logger: false });
+  await app.ready();
+
+  async function call<T>(method: string, url: string, opts: CallOptions = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) };
+    let payload: string | Buffer | undefined = opts.payload;
+    if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(opts.form).toString();
+    } else if (opts.body !== undefined) {
+      headers['content-type'] = url.startsWith('/v3') || url.startsWith('/sandbox') ? JSONAPI : 'application/json';
+      payload = JSON.stringify(opts.body);
+    }
+    Object.assign(headers, opts.headers);
+    const response = await app.inject({ method: method as never, url, headers, payload });
+    let body: unknown = response.body;
+    try {
+      body = response.body ? JSON.parse(response.body) : undefined;
+    } catch {
+      // not JSON: the check below says whether that was documented
+    }
+    checkAgainstOpenApi(method, url, response.statusCode, String(response.headers['content-type'] ?? ''), body);
+    return { status: response.statusCode, body: body as T, headers: response.headers as Answer['headers'], raw: response.body };
+  }
+
+  let clientCounter = 0;
+  async function newClient(): Promise<TestClient> {
+    const username = `client${++clientCounter}_${randomBytes(3).toString('hex')}`;
+    const password = randomBytes(12).toString('base64url');
+    const client = await createClient(database.db, { username, password });
+    const answer = await call<{ access_token: string }>('POST', '/token', { form: { grant_type: 'password', username, password } });
+    if (answer.status !== 200) throw new Error(`token request failed: ${answer.raw}`);
+    return { id: client.id, username, password, token: answer.body.access_token };
+  }
+
+  return {
+    app, database, config, call, newClient, databaseUrl: url,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// Every server test runs twice: once on embedded PGlite, once on a real PostgreSQL started for the run.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'pglite', include: ['server/test/**/*.test.ts', 'contract/test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      { extends: true, test: { name: 'postgres', include: ['server/test/**/*.test.ts'], env: { TEST_DB: 'postgres' }, globalSetup: ['server/test/support/global-postgres.ts'] } },
+    ],
+  },
+});
