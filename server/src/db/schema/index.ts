@@ -2,3 +2,4 @@ export * from './clients.ts';
 export * from './orders.ts';
 export * from './shipments.ts';
 export * from './products.ts';
+export * from './inventory.ts';

@@ -1,0 +1,55 @@
+// Stock on warehouse locations and the mutations that moved it.
+import { boolean, date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { clients } from './clients.ts';
+import { products } from './products.ts';
+
+/** One row per product, location, lot, expiration date, quality and status: what lies where. */
+export const stock = pgTable('stock', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer().notNull().references(() => clients.id),
+  productId: integer().notNull().references(() => products.id),
+  sku: text().notNull(),
+  warehouseCode: text().notNull(),
+  locationType: text().notNull(),
+  locationCode: text().notNull(),
+  quantity: integer().notNull(),
+  quality: text().notNull().default('OK'),
+  status: text().notNull().default('OK'),
+  expirationDate: date({ mode: 'string' }),
+  expirationStatus: text(),
+  lotNumber: text(),
+  quarantined: boolean().notNull().default(false),
+  modifiedOn: timestamp({ withTimezone: true }).notNull(),
+  receivedOn: timestamp({ withTimezone: true }).notNull(),
+  inboundItemId: integer(),
+}, (t) => [
+  index('stock_client_id_idx').on(t.clientId, t.id),
+  index('stock_client_product_idx').on(t.clientId, t.productId),
+]);
+
+/** The stock ledger; quantity is signed. v2 reads it as "stock mutations to sync" (synced). */
+export const stockMutations = pgTable('stock_mutations', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer().notNull().references(() => clients.id),
+  productId: integer().notNull().references(() => products.id),
+  type: text().notNull(),
+  createdOn: timestamp({ withTimezone: true }).notNull(),
+  warehouseCode: text().notNull(),
+  locationType: text().notNull(),
+  locationCode: text().notNull(),
+  sku: text().notNull(),
+  quantity: integer().notNull(),
+  quality: text().notNull().default('OK'),
+  status: text().notNull().default('OK'),
+  expirationDate: date({ mode: 'string' }),
+  lotNumber: text(),
+  correctionCode: text(),
+  remarks: text(),
+  inboundItemId: integer(),
+  shipmentItemId: integer(),
+  returnItemId: integer(),
+  synced: boolean().notNull().default(false),
+}, (t) => [
+  index('stock_mutations_client_id_idx').on(t.clientId, t.id),
+  index('stock_mutations_client_product_idx').on(t.clientId, t.productId, t.createdOn),
+]);
