@@ -3,3 +3,5 @@ export * from './orders.ts';
 export * from './shipments.ts';
 export * from './products.ts';
 export * from './inventory.ts';
+export * from './inbound.ts';
+export * from './returns.ts';

@@ -1,7 +1,16 @@
 // Stock on warehouse locations and the mutations that moved it.
-import { boolean, date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { products } from './products.ts';
+
+/** A place in a warehouse where a client's goods lie; stock rows point to it (include=stockLocation). */
+export const stockLocations = pgTable('stock_locations', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer().notNull().references(() => clients.id),
+  warehouseCode: text().notNull(),
+  locationType: text().notNull(),
+  locationCode: text().notNull(),
+}, (t) => [uniqueIndex('stock_locations_client_code_key').on(t.clientId, t.warehouseCode, t.locationCode)]);
 
 /** One row per product, location, lot, expiration date, quality and status: what lies where. */
 export const stock = pgTable('stock', {
@@ -9,6 +18,8 @@ export const stock = pgTable('stock', {
   clientId: integer().notNull().references(() => clients.id),
   productId: integer().notNull().references(() => products.id),
   sku: text().notNull(),
+  stockLocationId: integer().notNull().references(() => stockLocations.id),
+  // Copied from the location so filters and stock levels need no join.
   warehouseCode: text().notNull(),
   locationType: text().notNull(),
   locationCode: text().notNull(),
@@ -16,7 +27,7 @@ export const stock = pgTable('stock', {
   quality: text().notNull().default('OK'),
   status: text().notNull().default('OK'),
   expirationDate: date({ mode: 'string' }),
-  expirationStatus: text(),
+  expirationStatus: text().notNull().default('OK'),
   lotNumber: text(),
   quarantined: boolean().notNull().default(false),
   modifiedOn: timestamp({ withTimezone: true }).notNull(),
