@@ -5,3 +5,4 @@ export * from './products.ts';
 export * from './inventory.ts';
 export * from './inbound.ts';
 export * from './returns.ts';
+export * from './webhooks.ts';

@@ -17,6 +17,8 @@ export const products = pgTable('products', {
   hasLotNumber: boolean().notNull().default(false),
   hasSerialNumber: boolean().notNull().default(false),
   hasExpirationDate: boolean().notNull().default(false),
+  /** SCAN_AT_INBOUND for perishable products: the date is read from each unit when it arrives. */
+  expirationDate: text(),
   expirationDateMargin: integer(),
   expirationDateWarning: integer(),
   countryOfOrigin: text(),
