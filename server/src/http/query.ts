@@ -19,6 +19,8 @@ export function baseUrl(request: FastifyRequest, publicUrl?: string): string {
 /** links.self, first and next (when the page is full) for a keyset page ordered by id. */
 export function paginationLinks(request: FastifyRequest, base: string, page: Page, items: { id: number }[]) {
   const url = new URL(request.url, base);
+  // Re-serialise the query so brackets are percent-encoded and every link is a valid URI.
+  url.search = url.searchParams.toString();
   const withCursor = (cursor: number | undefined) => {
     const next = new URL(url);
     if (cursor === undefined) next.searchParams.delete('page[cursor]');

@@ -61,7 +61,7 @@ export function pickUpPointResource(p: PickUpPointRow, base: string): ResourceOb
   return { type: 'pickUpPoint', id, attributes, links: self(base, 'pickUpPoints', id) };
 }
 
-/** The related resources an order document includes, in a stable order. */
+/** The related resources an order document includes, in a stable order, each once. */
 export function orderIncluded(graph: OrderGraph, include: Set<string>, base: string): ResourceObject[] {
   const out: ResourceObject[] = [];
   if (include.has('orderItems')) out.push(...graph.items.map((i) => orderItemResource(i, base)));
@@ -70,7 +70,7 @@ export function orderIncluded(graph: OrderGraph, include: Set<string>, base: str
     if (address) out.push(addressResource(address, base));
   }
   if (include.has('pickUpPoint') && graph.pickUpPoint) out.push(pickUpPointResource(graph.pickUpPoint, base));
-  return out;
+  return uniqueResources(out);
 }
 
 export function shipmentResource(s: ShipmentRow, itemIds: number[], base: string): ResourceObject {

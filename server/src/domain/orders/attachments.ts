@@ -21,15 +21,16 @@ function formatOf(width: number, height: number): keyof typeof pageFormats | und
 /** Reads the PDF and returns its page format, or throws a 400 that says what is wrong. */
 export async function checkPdf(bytes: Buffer): Promise<string> {
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw apiError('400', 'The file is not a PDF document.', { pointer: '/file' });
-  let document: PDFDocument;
+  // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
+  let pages: { width: number; height: number }[];
   try {
-    document = await PDFDocument.load(bytes, { updateMetadata: false });
+    const document = await PDFDocument.load(bytes, { updateMetadata: false });
+    pages = document.getPages().map((page) => page.getSize());
   } catch {
     throw apiError('400', 'The PDF document could not be read.', { pointer: '/file' });
   }
-  const pages = document.getPages();
   if (pages.length !== limits.attachmentMaxPages) throw apiError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
-  const { width, height } = pages[0].getSize();
+  const { width, height } = pages[0];
   const format = formatOf(width, height);
   if (!format) throw apiError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, { pointer: '/file' });
   return format;
