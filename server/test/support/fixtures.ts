@@ -1,5 +1,5 @@
 // Builders for request documents used across tests.
-import type { TestSandbox } from './sandbox.ts';
+import type { TestClient, TestSandbox } from './sandbox.ts';
 
 export interface OrderDocOptions {
   externalOrderNumber?: string;
@@ -17,10 +17,11 @@ export const uniqueNumber = (prefix = 'ORD') => `${prefix}-${Date.now().toString
 
 export const dutchAddress = { firstName: 'Jane', lastName: 'Jansen', street1: 'Kerkstraat', houseNumber: '12', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' };
 
-export function orderDocument(opts: OrderDocOptions = {}) {
+/** A POST /v3/orders document for the client (its own order type ids). */
+export function orderDocument(client: Pick<TestClient, 'orderTypeIds'>, opts: OrderDocOptions = {}) {
   const included: unknown[] = [{ type: 'address', id: 'delivery', attributes: { ...dutchAddress, ...opts.delivery } }];
   const relationships: Record<string, unknown> = {
-    orderType: { data: { type: 'orderType', id: opts.orderTypeId ?? 1 } },
+    orderType: { data: { type: 'orderType', id: opts.orderTypeId ?? client.orderTypeIds[0] } },
     deliveryAddress: { data: { type: 'address', id: 'delivery' } },
   };
   if (opts.billing) {
@@ -48,13 +49,4 @@ export async function createProducts(sb: TestSandbox, token: string, skus: strin
     ids.push(answer.body.data.id);
   }
   return ids;
-}
-
-/** The client's order type and main shipping method ids, read the way an integration would. */
-export async function settingsIds(sb: TestSandbox, token: string) {
-  const { body } = await sb.call('GET', '/settings/get', { token });
-  return {
-    orderTypeIds: body.result.orderTypes.map((t: { id: number }) => t.id) as number[],
-    mainShippingMethodIds: body.result.mainShippingMethods.map((m: { id: number }) => m.id) as number[],
-  };
 }

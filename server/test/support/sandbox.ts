@@ -28,7 +28,15 @@ export interface CallOptions {
   payload?: string | Buffer;
 }
 
-export interface TestClient { id: number; username: string; password: string; token: string }
+export interface TestClient {
+  id: number;
+  username: string;
+  password: string;
+  token: string;
+  /** The client's own order type and main shipping method ids, as GET /settings/get lists them. */
+  orderTypeIds: number[];
+  mainShippingMethodIds: number[];
+}
 
 export interface TestSandbox {
   app: FastifyInstance;
@@ -88,7 +96,13 @@ export async function startSandbox(overrides: Partial<Config> = {}): Promise<Tes
     const client = await createClient(database.db, { username, password });
     const answer = await call<{ access_token: string }>('POST', '/token', { form: { grant_type: 'password', username, password } });
     if (answer.status !== 200) throw new Error(`token request failed: ${answer.raw}`);
-    return { id: client.id, username, password, token: answer.body.access_token };
+    const token = answer.body.access_token;
+    const settings = await call<{ result: { orderTypes: { id: number }[]; mainShippingMethods: { id: number }[] } }>('GET', '/settings/get', { token });
+    return {
+      id: client.id, username, password, token,
+      orderTypeIds: settings.body.result.orderTypes.map((t) => t.id),
+      mainShippingMethodIds: settings.body.result.mainShippingMethods.map((m) => m.id),
+    };
   }
 
   return {

@@ -1,0 +1,67 @@
+// Two clients, one database: client B's token on client A's ids answers 404 exactly like an id that does not exist,
+// and changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
+import { createProducts, orderDocument } from './support/fixtures.ts';
+
+let sb: TestSandbox;
+let a: TestClient;
+let b: TestClient;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  a = await sb.newClient();
+  b = await sb.newClient();
+  [ids.product] = await createProducts(sb, a.token, ['A-ONLY']);
+  await createProducts(sb, b.token, ['A-ONLY']);
+  const order = (await sb.call('POST', '/v3/orders', { token: a.token, body: orderDocument(a, { items: [{ sku: 'A-ONLY', quantity: 2 }] }) })).body.data;
+  ids.order = order.id;
+  ids.orderItem = order.relationships.orderItems.data[0].id;
+  const shippedOrder = (await sb.call('POST', '/v3/orders', { token: a.token, body: orderDocument(a, { items: [{ sku: 'A-ONLY', quantity: 1 }] }) })).body.data;
+  ids.shippedOrder = shippedOrder.id;
+  ids.shipment = (await sb.call('POST', `/sandbox/orders/${shippedOrder.id}/ship`, { token: a.token })).body.data.id;
+});
+afterAll(() => sb.close());
+
+/** Every route with an id: method, path, the id it takes, and a body where it needs one. */
+const routes: { method: string; path: (id: number) => string; id: string; body?: (id: number) => unknown }[] = [
+  { method: 'GET', path: (id) => `/v3/orders/${id}`, id: 'order' },
+  { method: 'PUT', path: (id) => `/v3/orders/${id}`, id: 'order', body: (id) => ({ data: { type: 'order', id, attributes: { externalOrderNumber: 'TAKEN-BY-B', locale: 'en-GB', onHold: true } } }) },
+  { method: 'DELETE', path: (id) => `/v3/orders/${id}`, id: 'order' },
+  { method: 'GET', path: (id) => `/v3/orderItems/${id}`, id: 'orderItem' },
+  { method: 'DELETE', path: (id) => `/v3/orderItems/${id}`, id: 'orderItem' },
+  { method: 'GET', path: (id) => `/v3/shipments/${id}`, id: 'shipment' },
+  { method: 'GET', path: (id) => `/v3/products/${id}`, id: 'product' },
+  { method: 'POST', path: (id) => `/sandbox/orders/${id}/ship`, id: 'order' },
+];
+
+describe('client B on client A\'s ids', () => {
+  it.each(routes.map((r) => [`${r.method} ${r.path(0).replace('/0', '/{id}')}`, r] as const))('%s answers 404 like a missing id', async (_name, route) => {
+    const id = ids[route.id];
+    const theirs = await sb.call(route.method, route.path(id), { token: b.token, body: route.body?.(id) });
+    const missing = await sb.call(route.method, route.path(2_000_000_000), { token: b.token, body: route.body?.(2_000_000_000) });
+    expect(theirs.status).toBe(404);
+    expect(missing.status).toBe(404);
+    expect(theirs.body.errors.map((e: { code: string }) => e.code)).toEqual(missing.body.errors.map((e: { code: string }) => e.code));
+  });
+
+  it('changed nothing of client A', async () => {
+    const order = await sb.call('GET', `/v3/orders/${ids.order}?include=orderItems`, { token: a.token });
+    expect(order.body.data.attributes.externalOrderNumber).not.toBe('TAKEN-BY-B');
+    expect(order.body.data.attributes.onHold).toBe(false);
+    expect(order.body.included[0].attributes.quantity).toBe(2);
+    const shipments = await sb.call('GET', '/v3/shipments', { token: a.token });
+    expect(shipments.body.data).toHaveLength(1);
+  });
+
+  it('lists show each client only its own resources', async () => {
+    for (const path of ['/v3/orders', '/v3/shipments', '/v3/products']) {
+      const listed = await sb.call('GET', path, { token: b.token });
+      const theirIds = listed.body.data.map((r: { id: number }) => r.id);
+      expect(theirIds).not.toContain(ids.order);
+      expect(theirIds).not.toContain(ids.shipment);
+      expect(theirIds).not.toContain(ids.product);
+    }
+  });
+});
