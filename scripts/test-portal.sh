@@ -10,4 +10,4 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 node scripts/ensure-portal-build.mjs --force
-exec npx vitest run --config e2e/vitest.config.ts
+exec npx vitest run --config e2e/vitest.config.ts "$@"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# npm test: everything, in order. Installs the system packages the tests need (PostgreSQL, Chromium) when missing.
+# Every step runs even when an earlier one failed, so one run shows all problems; the exit code is non-zero if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export REDOCLY_TELEMETRY=off
+mkdir -p tmp
+rm -f tmp/results-*.json
+failed=()
+
+step() {
+  local name="$1"; shift
+  echo
+  echo "=== $name"
+  local started=$SECONDS
+  if "$@"; then
+    echo "=== $name: ok ($((SECONDS - started)) s)"
+  else
+    echo "=== $name: FAILED ($((SECONDS - started)) s)"
+    failed+=("$name")
+  fi
+}
+
+step "system packages" bash scripts/ensure-postgres.sh
+step "typecheck" npx tsc -p tsconfig.json
+step "OpenAPI documents" npm run --silent openapi
+step "server and contract tests (PGlite and PostgreSQL)" npx vitest run --reporter=default --reporter=json --outputFile.json=tmp/results-server.json
+step "portal build and browser tests" bash scripts/test-portal.sh --reporter=default --reporter=json --outputFile.json=tmp/results-portal.json
+
+echo
+node scripts/test-summary.mjs tmp/results-*.json
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "Failed steps: ${failed[*]}"
+  exit 1
+fi
