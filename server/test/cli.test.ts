@@ -1,0 +1,85 @@
+// The command line as a user runs it: real processes on the configured database (DATA_DIR or DATABASE_URL).
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKind, startSandbox } from './support/sandbox.ts';
+
+const run = promisify(execFile);
+const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
+const tsx = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx');
+
+let env: NodeJS.ProcessEnv;
+let dataDir: string;
+let cleanup: () => Promise<void> = async () => undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' };
+  if (dbKind() === 'postgres') {
+    // A database of its own, already migrated, that the CLI processes reach through DATABASE_URL.
+    const sb = await startSandbox();
+    env.DATABASE_URL = sb.databaseUrl;
+    await sb.close();
+  }
+});
+afterAll(async () => {
+  await cleanup();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const cliRun = (...args: string[]) => run(tsx, [cli, ...args], { env, encoding: 'utf8' });
+
+describe('npm run cli -- client', () => {
+  it('creates a client on the configured database, prints its id, and lists it', async () => {
+    const created = await cliRun('client', 'create', '--username', 'shop-one', '--password', 'a long password');
+    const id = Number(created.stdout.trim().split('\n').pop());
+    expect(id).toBeGreaterThan(0);
+    const listed = await cliRun('client', 'list');
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\tshop-one\\t`, 'm'));
+  });
+
+  it('refuses a username that exists and a short password, with a message and exit code 1', async () => {
+    const duplicate = await cliRun('client', 'create', '--username', 'shop-one', '--password', 'another long one').catch((e) => e);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/already exists/);
+    const short = await cliRun('client', 'create', '--username', 'shop-two', '--password', 'short').catch((e) => e);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/at least 8/);
+  });
+
+  it('explains its usage for an unknown command', async () => {
+    const wrong = await cliRun('frobnicate').catch((e) => e);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/Usage:/);
+  });
+});
+
+describe('start', () => {
+  it('listens on PORT, answers /status, and a client created by the CLI gets a token', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const server = spawn(tsx, [cli, 'start'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanup = async () => {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    };
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.on('data', (chunk) => {
+        output += chunk;
+        if (output.includes('Sandbox ready')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    });
+    // The CLI created a client above, so no demo client is made on this database.
+    expect(output).not.toContain('Created the demo API client');
+    const status = await fetch(`http://127.0.0.1:${port}/status`);
+    expect(await status.json()).toEqual({ messageCode: 'OK', message: 'Status is OK.', result: null });
+    const token = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'shop-one', password: 'a long password' }) });
+    expect(token.status).toBe(200);
+    await cleanup();
+    cleanup = async () => undefined;
+  });
+});
