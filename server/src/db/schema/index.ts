@@ -6,3 +6,4 @@ export * from './inventory.ts';
 export * from './inbound.ts';
 export * from './returns.ts';
 export * from './webhooks.ts';
+export * from './outbox.ts';
