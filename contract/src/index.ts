@@ -12,3 +12,5 @@ export * from './v3/orders.ts';
 export * from './v3/shipments.ts';
 export * from './v3/products.ts';
 export * from './sandbox.ts';
+export * from './v2/common.ts';
+export * from './v2/orders.ts';

@@ -5,6 +5,7 @@ import { orderOperations } from './v3/orders.ts';
 import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { v2OrderOperations } from './v2/orders.ts';
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -12,6 +13,7 @@ export const operations: Operation[] = [
   ...shipmentOperations,
   ...productOperations,
   ...sandboxOperations,
+  ...v2OrderOperations,
 ];
 
 export function operationById(operationId: string): Operation {

@@ -18,6 +18,8 @@ import { orderRoutes } from './v3/orders.ts';
 import { shipmentRoutes } from './v3/shipments.ts';
 import { productRoutes } from './v3/products.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
+import { v2BodyPlugin } from './http/v2-body.ts';
+import { v2OrderRoutes } from './v2/orders.ts';
 
 export interface AppContext {
   db: Db;
@@ -52,6 +54,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
   await app.register(jsonApiPlugin);
+  await app.register(v2BodyPlugin);
 
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl) };
   authRoutes(app, context);
@@ -59,6 +62,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   shipmentRoutes(app, context);
   productRoutes(app, context);
   attachmentRoutes(app, context);
+  v2OrderRoutes(app, context);
 
   const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
   if (portalAvailable) {

@@ -2,7 +2,7 @@
 // and the body must validate against the documented schema.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { buildOpenApi } from '@shopapi/contract';
+import { buildOpenApi, operations } from '@shopapi/contract';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, discriminator: true }));
@@ -21,6 +21,15 @@ for (const version of ['v3', 'v2'] as const) {
       const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i');
       routes.push({ method: method.toUpperCase(), pattern, path, responses: operation.responses });
     }
+  }
+}
+
+// Aliases (the unprefixed and /v2/ paths of v2 calls) answer exactly like the documented path.
+for (const op of operations) {
+  const documented = routes.find((r) => r.method === op.method && r.path === op.path);
+  for (const alias of op.aliases ?? []) {
+    if (!documented) continue;
+    routes.push({ ...documented, pattern: new RegExp(`^${alias.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i') });
   }
 }
 

@@ -1,7 +1,7 @@
-// Orders: creation from a JSON:API document, reading with related resources, updates, cancellation.
+// Orders: creation (from a v3 document or a domain-level input), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import { defaults, euCountryCodes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
+import { defaults, euCountryCodes, type AddressWriteAttributes, type OrderCreateAttributes, type OrderCreateDocument, type OrderItemWriteAttributes, type OrderUpdateDocument, type PickUpPointWriteAttributes } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
@@ -77,39 +77,73 @@ export async function createOrder(db: Db, client: Client, document: CreateDocume
     if (entry !== delivery && entry !== billing) problems.add('400', `The included address "${key}" is not linked from the order.`, { pointer: `/included/${entry.index}` });
   }
 
+  const addressOf = (entry: { resource: Included } | undefined) => entry?.resource.attributes as AddressInput | undefined;
+  return placeOrder(db, client, {
+    attributes,
+    orderTypeId: Number(relationships.orderType.data.id),
+    preferredShippingMethodId: relationships.preferredShippingMethod ? Number(relationships.preferredShippingMethod.data.id) : undefined,
+    delivery: addressOf(delivery),
+    billing: billing && billing !== delivery ? addressOf(billing) : undefined,
+    pickUpPoint: pickUps[0]?.resource.attributes,
+    items: items.map(({ index, resource }) => ({ attributes: resource.attributes, pointer: `/included/${index}/attributes` })),
+  }, base, problems);
+}
+
+export type AddressInput = Static<typeof AddressWriteAttributes>;
+
+/** An order in domain terms, whichever API it came from (v3 document or v2 flat fields). */
+export interface NewOrder {
+  attributes: Static<typeof OrderCreateAttributes>;
+  orderTypeId: number;
+  /** A main shipping method; the client's default when absent. */
+  preferredShippingMethodId?: number;
+  /** Absent only when the caller has already recorded why in its problems. */
+  delivery: AddressInput | undefined;
+  /** Absent: the delivery address is the billing address. */
+  billing?: AddressInput;
+  pickUpPoint?: Static<typeof PickUpPointWriteAttributes>;
+  /** pointer: where the item is in the request, for error sources. */
+  items: { attributes: Static<typeof OrderItemWriteAttributes>; pointer: string }[];
+  /** v2: false when the address lacks a required house number; such an order is not shipped until fixed. */
+  isValid?: boolean;
+}
+
+/** Checks an order against the client's data and stores it in one transaction; every problem is reported together. */
+export async function placeOrder(db: Db, client: Client, input: NewOrder, base: string, problems = new ErrorCollector()): Promise<number> {
+  const { attributes, delivery, billing, items } = input;
   const [orderType, shippingMethod, existing] = await Promise.all([
-    findOrderType(db, client.id, Number(relationships.orderType.data.id)),
-    relationships.preferredShippingMethod
-      ? findMainShippingMethod(db, client.id, Number(relationships.preferredShippingMethod.data.id))
+    findOrderType(db, client.id, input.orderTypeId),
+    input.preferredShippingMethodId !== undefined
+      ? findMainShippingMethod(db, client.id, input.preferredShippingMethodId)
       : defaultMainShippingMethod(db, client.id),
     findByExternalNumber(db, client.id, attributes.externalOrderNumber),
   ]);
-  if (!orderType) problems.add('404-2', `Order type ${relationships.orderType.data.id} not found.`, { pointer: '/data/relationships/orderType' });
-  if (!shippingMethod) problems.add('404-3', `Shipping method ${relationships.preferredShippingMethod?.data.id} is not one of your main shipping methods.`, { pointer: '/data/relationships/preferredShippingMethod' });
+  if (!orderType) problems.add('404-2', `Order type ${input.orderTypeId} not found.`, { pointer: '/data/relationships/orderType' });
+  if (!shippingMethod) problems.add('404-3', `Shipping method ${input.preferredShippingMethodId} is not one of your main shipping methods.`, { pointer: '/data/relationships/preferredShippingMethod' });
   if (existing) problems.items.push(existingOrderConflict(existing.id, attributes.externalOrderNumber, base).items[0]);
 
-  const skus = [...new Set(items.map((i) => i.resource.attributes.sku))];
+  const skus = [...new Set(items.map((i) => i.attributes.sku))];
   const productRows = skus.length
     ? await db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
     : [];
   const productBySku = new Map(productRows.map((p) => [p.sku, p]));
-  const international = delivery && !euCountryCodes.has((delivery.resource.attributes as { countryCode: string }).countryCode.slice(0, 2));
-  for (const { index, resource } of items) {
-    if (!productBySku.has(resource.attributes.sku)) problems.add('404-1', `SKU "${resource.attributes.sku}" not found.`, { pointer: `/included/${index}/attributes/sku` });
-    if (international && !(Number(resource.attributes.price ?? 0) > 0)) {
-      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { pointer: `/included/${index}/attributes/price` });
+  const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
+  for (const { attributes: item, pointer } of items) {
+    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, { pointer: `${pointer}/sku` });
+    if (international && !(Number(item.price ?? 0) > 0)) {
+      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { pointer: `${pointer}/price` });
     }
   }
   problems.throwIfAny();
 
   try {
     return await db.transaction(async (tx) => {
-      const insertAddress = async (resource: Included) => {
-        const [row] = await tx.insert(addresses).values({ clientId: client.id, ...(resource.attributes as Static<typeof import('@shopapi/contract').AddressWriteAttributes>) }).returning({ id: addresses.id });
+      const insertAddress = async (address: AddressInput) => {
+        const [row] = await tx.insert(addresses).values({ clientId: client.id, ...address }).returning({ id: addresses.id });
         return row.id;
       };
-      const deliveryId = await insertAddress(delivery!.resource);
-      const billingId = billing && billing !== delivery ? await insertAddress(billing.resource) : deliveryId;
+      const deliveryId = await insertAddress(delivery!);
+      const billingId = billing ? await insertAddress(billing) : deliveryId;
       const [order] = await tx.insert(orders).values({
         clientId: client.id,
         externalOrderNumber: attributes.externalOrderNumber,
@@ -132,12 +166,13 @@ export async function createOrder(db: Db, client: Client, document: CreateDocume
         preferredShippingMethodId: shippingMethod!.id,
         deliveryAddressId: deliveryId,
         billingAddressId: billingId,
+        isValid: input.isValid ?? true,
         createdAt: clientNow(client),
       }).returning({ id: orders.id });
       await tx.update(addresses).set({ orderId: order.id }).where(inArray(addresses.id, [deliveryId, billingId]));
-      if (pickUps[0]) await tx.insert(pickUpPoints).values({ clientId: client.id, orderId: order.id, ...pickUps[0].resource.attributes });
+      if (input.pickUpPoint) await tx.insert(pickUpPoints).values({ clientId: client.id, orderId: order.id, ...input.pickUpPoint });
       if (items.length) {
-        await tx.insert(orderItems).values(items.map(({ resource: { attributes: item } }) => {
+        await tx.insert(orderItems).values(items.map(({ attributes: item }) => {
           const product = productBySku.get(item.sku)!;
           return {
             clientId: client.id, orderId: order.id, productId: product.id, sku: item.sku,
@@ -203,6 +238,19 @@ export async function listOrders(db: Db, clientId: number, filters: OrderFilters
   if (filters.externalOrderNumbers) conditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
   if (filters.references) conditions.push(inArray(orders.reference, filters.references));
   return db.select().from(orders).where(and(...conditions)).orderBy(asc(orders.id)).limit(page.size);
+}
+
+/** The order with this external order number; another client's number is not found (404-6). */
+export async function requireOrderByExternalNumber(db: Db, clientId: number, externalOrderNumber: string): Promise<OrderRow> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
+  if (!row) throw apiError('404-6', `Order "${externalOrderNumber}" not found.`);
+  return row;
+}
+
+/** Takes an order off hold so the warehouse may ship it; an order not on hold stays as it is. */
+export async function releaseOrder(db: Db, clientId: number, externalOrderNumber: string): Promise<void> {
+  const order = await requireOrderByExternalNumber(db, clientId, externalOrderNumber);
+  await db.update(orders).set({ onHold: false }).where(and(eq(orders.clientId, clientId), eq(orders.id, order.id)));
 }
 
 export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422') {

@@ -67,6 +67,7 @@ export async function shipOrderNow(db: Db, client: Client, orderId: number): Pro
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('update');
     if (locked.fulfilledAt) throw apiError('422', `Order ${order.id} is already fulfilled.`);
+    if (!locked.isValid) throw apiError('422', `Order ${order.id} is Not Valid: its delivery address lacks a house number. It is not shipped until one is added.`);
     const items = await tx.select({ item: orderItems, weight: products.weight }).from(orderItems)
       .innerJoin(products, eq(products.id, orderItems.productId))
       .where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));

@@ -1,0 +1,154 @@
+// Lenient v2 requests: existing v2 integrations send JSON or form bodies with keys in any case and numbers as text.
+// Before validation this plugin brings every v2 body and query to the contract's camelCase names and types,
+// then validates the body itself so failures answer in the v2 words (section 8 of the v2 spec).
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import type { ErrorObject } from 'ajv';
+import { operationById, purchaseOrderOperationIds, v2BadRequest, v2Messages, type Operation } from '@shopapi/contract';
+import { compileBodyValidator, validationItems } from './validation.ts';
+
+/** Markers the JSON parser leaves for the hook, which answers in the v2 format. */
+const EMPTY = Object.freeze({ marker: 'empty' });
+const MALFORMED = Object.freeze({ marker: 'malformed' });
+
+const isV2 = (request: FastifyRequest) => request.routeOptions.config?.api === 'v2';
+
+/** Keys compare without case, underscores or dashes: ExternalOrderNumber, externalOrderNumber, all_products. */
+const keyOf = (name: string) => name.replace(/[_-]/g, '').toLowerCase();
+
+type Schema = TSchema & { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; patternProperties?: Record<string, Schema> };
+
+/** Form keys such as OrderItems[0][Sku], OrderItems[0].Sku or ids[] become nested objects and arrays. */
+export function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    // ids[]=1&ids[]=2 arrives as one key with a list: the list is the value of ids.
+    const path = (key.match(/[^[\].]+|\[\]/g) ?? [key]).filter((segment, i, all) => !(segment === '[]' && i === all.length - 1));
+    let node: any = root;
+    path.forEach((segment, i) => {
+      const name = segment === '[]' ? String(node.length ?? Object.keys(node).length) : segment;
+      if (i === path.length - 1) {
+        node[name] = value;
+        return;
+      }
+      if (node[name] === undefined || typeof node[name] !== 'object') node[name] = /^\d+$/.test(path[i + 1]) || path[i + 1] === '[]' ? [] : {};
+      node = node[name];
+    });
+  }
+  return root;
+}
+
+const typesOf = (schema: Schema): string[] => {
+  if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
+  if (schema.const !== undefined) return [typeof schema.const];
+  return schema.type === undefined ? [] : ([] as string[]).concat(schema.type);
+};
+
+const branch = (schema: Schema, type: string): Schema | undefined =>
+  schema.anyOf ? schema.anyOf.map((s) => branch(s, type)).find(Boolean) : typesOf(schema).includes(type) ? schema : undefined;
+
+/** Brings one value to the names and types its schema describes; what cannot be brought is left for validation to report. */
+export function normalise(value: unknown, schema: Schema): unknown {
+  const types = typesOf(schema);
+  if (value === null || value === undefined) return value;
+  const objectSchema = branch(schema, 'object');
+  const arraySchema = branch(schema, 'array');
+  if (Array.isArray(value)) {
+    if (arraySchema?.items) return value.map((v) => normalise(v, arraySchema.items!));
+    // A body that is just the list, e.g. [1, 2] for {ids: [1, 2]}.
+    const listProperty = objectSchema?.properties && Object.entries(objectSchema.properties).filter(([, p]) => branch(p, 'array'));
+    if (listProperty?.length === 1) return { [listProperty[0][0]]: normalise(value, listProperty[0][1]) };
+    return value;
+  }
+  if (typeof value === 'object') {
+    if (arraySchema?.items) {
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.every(([k]) => /^\d+$/.test(k))) return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => normalise(v, arraySchema.items!));
+    }
+    if (!objectSchema?.properties) return value;
+    const names = new Map(Object.keys(objectSchema.properties).map((name) => [keyOf(name), name]));
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      const name = names.get(keyOf(key));
+      // Unknown keys (deprecated fields old clients still send) are dropped, not refused.
+      if (name) out[name] = normalise(v, objectSchema.properties[name]);
+    }
+    return out;
+  }
+  if (arraySchema?.items && !types.includes(typeof value)) return [normalise(value, arraySchema.items)];
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if ((types.includes('integer') || types.includes('number')) && !types.includes('string') && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+    if (types.includes('boolean') && !types.includes('string') && /^(true|false|1|0)$/i.test(text)) return /^(true|1)$/i.test(text);
+    if (text === '' && types.includes('null') && !types.includes('string')) return null;
+    return value;
+  }
+  if ((typeof value === 'number' || typeof value === 'boolean') && types.includes('string') && !types.includes(typeof value)) return String(value);
+  return value;
+}
+
+const validators = new Map<string, ReturnType<typeof compileBodyValidator>>();
+function validatorOf(op: Operation) {
+  let validate = validators.get(op.operationId);
+  if (!validate) {
+    validate = compileBodyValidator(op.body as object);
+    validators.set(op.operationId, validate);
+  }
+  return validate;
+}
+
+/** Field problems in words a v2 integrator recognises; a value in the wrong format is named the way v2 always did. */
+function problemsOf(errors: ErrorObject[], body: unknown): string[] {
+  const formatErrors = errors.filter((e) => e.keyword === 'format');
+  const others = errors.filter((e) => e.keyword !== 'format' && !formatErrors.some((f) => f.instancePath === e.instancePath));
+  const valueAt = (pointer: string) => pointer.split('/').slice(1).reduce<any>((node, key) => node?.[key], body);
+  const pascal = (pointer: string) => { const name = pointer.split('/').pop() ?? ''; return name.charAt(0).toUpperCase() + name.slice(1); };
+  return [
+    ...[...new Set(formatErrors.map((e) => e.instancePath))].map((p) => `The value '${valueAt(p)}' is not valid for ${pascal(p)}.`),
+    ...validationItems(others, 'body').map((i) => i.detail.replace(/^\//, '')),
+  ];
+}
+
+const nok = (reply: FastifyReply, message: string, result: unknown) =>
+  reply.code(400).type('application/json').serializer(JSON.stringify).send({ messageCode: 'NOK', message, result });
+
+function isEmpty(body: unknown): boolean {
+  if (body === undefined || body === null || body === EMPTY) return true;
+  return typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0;
+}
+
+export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!isV2(request)) return defaultJsonParser(request, body as string, done);
+    const text = (body as string).trim();
+    if (text === '') return done(null, EMPTY);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(null, MALFORMED);
+    }
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (!isV2(request)) return;
+    const op = operationById(request.routeOptions.config.operationId!);
+    if (op.query && request.query && typeof request.query === 'object') {
+      request.query = normalise(request.query, op.query as Schema) as typeof request.query;
+    }
+    if (!op.body || request.method === 'GET') return;
+    if (request.body === MALFORMED) return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2BadRequest);
+    const isForm = String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+    const raw = isForm && request.body ? unflatten(request.body as Record<string, unknown>) : request.body;
+    if (isEmpty(raw)) return nok(reply, v2Messages.emptyValue, null);
+    const body = normalise(raw, op.body as Schema);
+    const validate = validatorOf(op);
+    if (!validate(body)) {
+      const problems = problemsOf(validate.errors ?? [], body);
+      return nok(reply, purchaseOrderOperationIds.includes(op.operationId) ? v2Messages.purchaseOrderValidation : v2Messages.malformed, problems);
+    }
+    request.body = body;
+  });
+});

@@ -1,0 +1,108 @@
+// v2 order fields onto the v3 order model: flat addresses become address rows, ids become codes, percentages fractions.
+import { and, eq } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import { defaults, languages, v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
+import { schema, type Db } from '../../db/index.ts';
+import { ErrorCollector } from '../../http/errors.ts';
+import { checkAddress } from '../../domain/orders/addresses.ts';
+import type { AddressInput, NewOrder } from '../../domain/orders/service.ts';
+
+type Body = Static<typeof V2OrderAdd>;
+type Item = Body['orderItems'][number];
+
+const blank = (value: string | number | null | undefined) => value === undefined || value === null || String(value).trim() === '';
+const textOf = (value: string | number | null | undefined) => (blank(value) ? null : String(value).trim());
+
+function addressOf(body: Record<string, any>, prefix: 'deliveryAddress' | 'billingAddress', fallbackCountry: string): AddressInput {
+  const field = (name: string) => textOf(body[`${prefix}${name}`]);
+  return {
+    firstName: field('FirstName'), lastName: field('LastName'), prefix: field('Insertion'), company: field('ExtraName'),
+    street1: field('Street') ?? '', street2: field('ExtraAddress'),
+    houseNumber: field('HouseNumber'), houseNumberExtension: field('HouseNumberAddition'),
+    postcode: field('PostalCode'), city: field('CityName') ?? '', region: field('Region'),
+    countryCode: (field('CountryIso') ?? fallbackCountry).toUpperCase(),
+  };
+}
+
+const billingFields = ['LastName', 'FirstName', 'Insertion', 'ExtraName', 'Street', 'HouseNumber', 'HouseNumberAddition', 'PostalCode', 'CityName', 'CountryIso', 'Region', 'ExtraAddress'];
+
+/** The v2 order as a domain order, and the v2-only problems found on the way (reported with the domain's). */
+export async function newOrderFromV2(db: Db, clientId: number, body: Body): Promise<{ order: NewOrder; problems: ErrorCollector }> {
+  const problems = new ErrorCollector();
+  if (body.paymentMethodId !== 1) problems.add('400', 'paymentMethodId must be 1.');
+  const language = languages.find((l) => l.id === body.languageId);
+  if (!language) problems.add('400', `languageId ${body.languageId} is not one of the languages of GET /settings/get.`);
+
+  const warehouseOf = (id: number | null | undefined, where: string): WarehouseCode | null => {
+    if (id === undefined || id === null) return null;
+    const code = v2WarehouseIds[id];
+    if (!code) problems.add('400', `warehouseId ${id} ${where} is not a known warehouse.`);
+    return code ?? null;
+  };
+  let fulfillFrom = warehouseOf(body.warehouseId, 'on the order');
+
+  let preferredShippingMethodId = body.shippingMethodId ?? undefined;
+  if (preferredShippingMethodId !== undefined) {
+    // A warehouse's shipping method stands for its main method shipped from that warehouse.
+    const [warehouseMethod] = await db.select().from(schema.shippingMethods).where(and(
+      eq(schema.shippingMethods.clientId, clientId), eq(schema.shippingMethods.id, preferredShippingMethodId), eq(schema.shippingMethods.kind, 'warehouse'),
+    ));
+    if (warehouseMethod?.mainShippingMethodId) {
+      preferredShippingMethodId = warehouseMethod.mainShippingMethodId;
+      fulfillFrom ??= warehouseMethod.warehouse as WarehouseCode | null;
+    }
+  }
+
+  const currency = textOf(body.currency)?.toUpperCase() ?? defaults.currency;
+  if (!/^[A-Z]{3}$/.test(currency)) problems.add('400', `currency "${currency}" is not a 3-letter currency code.`);
+
+  const country = body.deliveryAddressCountryIso.toUpperCase();
+  const delivery = checkAddress(addressOf(body, 'deliveryAddress', country), 'delivery');
+  if (delivery.problem) problems.add('400', delivery.problem);
+  const billing = billingFields.some((f) => !blank((body as Record<string, any>)[`billingAddress${f}`]))
+    ? checkAddress(addressOf(body, 'billingAddress', country), 'billing').address
+    : undefined;
+  if (billing && (!billing.street1 || !billing.city)) problems.add('400', 'A billing address needs billingAddressStreet and billingAddressCityName; leave every billing field empty to bill the delivery address.');
+
+  const item = (i: Item, index: number) => ({
+    pointer: `/orderItems/${index}`,
+    attributes: {
+      sku: i.sku, quantity: i.quantity, price: Math.round(i.price * 100) / 100,
+      vat: blank(i.vat) ? undefined : Math.round(Number(i.vat) * 10) / 1000,
+      name: textOf(i.name), fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
+      metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
+    },
+  });
+
+  const order: NewOrder = {
+    attributes: {
+      externalOrderNumber: body.externalOrderNumber,
+      locale: `${language?.code ?? 'en'}-${country.slice(0, 2)}`,
+      reference: textOf(body.extraReference),
+      consumerReference: textOf(body.clientReference),
+      promotionCode: textOf(body.actionCode),
+      email: textOf(body.email) ?? undefined,
+      phoneNumber: textOf(body.phoneNumber),
+      vatNumber: textOf(body.vatNumber),
+      fulfillFrom,
+      preferredShippingDate: body.preferredShippingDate ? body.preferredShippingDate.slice(0, 10) : null,
+      allowPartialDelivery: body.partialDelivery ?? undefined,
+      onHold: body.onHold ?? undefined,
+      currency,
+      metadata: { extra1: textOf(body.extra1), extra2: textOf(body.extra2), extra3: textOf(body.extra3), extra4: textOf(body.extra4), extra5: textOf(body.extra5) },
+    },
+    orderTypeId: body.orderTypeId,
+    preferredShippingMethodId,
+    delivery: delivery.address,
+    billing,
+    pickUpPoint: blank(body.pickUpPointId) ? undefined : {
+      identifier: textOf(body.pickUpPointId)!, name: textOf(body.pickUpPointName), street1: textOf(body.pickUpPointStreet), street2: textOf(body.pickUpPointExtraAddress),
+      houseNumber: textOf(body.pickUpPointHouseNumber), houseNumberExtension: textOf(body.pickUpPointHouseNumberAddition),
+      postcode: textOf(body.pickUpPointPostalCode), city: textOf(body.pickUpPointCityName), region: textOf(body.pickUpPointRegion),
+      countryCode: (textOf(body.pickUpPointCountryIso) ?? country).toUpperCase(),
+    },
+    items: body.orderItems.map(item),
+    isValid: delivery.valid,
+  };
+  return { order, problems };
+}
