@@ -1,7 +1,7 @@
 // JSON:API conventions for v3: media type negotiation (415, 406), and one renderer for every error, v3 or v2.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorCatalogue, JSON_API_MEDIA_TYPE, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
+import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
 import { ApiError, type ErrorItem } from './errors.ts';
 import { validationItems } from './validation.ts';
 
@@ -32,6 +32,13 @@ function acceptable(accept: string | undefined): boolean {
 }
 
 const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
+
+/** Operations with a raw body (the product image) declare their own content types; `image/*` covers every image type. */
+function declaresBodyType(request: FastifyRequest, type: string): boolean {
+  const operationId = request.routeOptions.config?.operationId;
+  const declared = operationId ? operationById(operationId).bodyContentTypes ?? [] : [];
+  return declared.some((d) => d === type || (d.endsWith('/*') && type.startsWith(d.slice(0, -1))));
+}
 
 export function apiKindOf(request: FastifyRequest): ApiKind {
   const configured = request.routeOptions.config?.api;
@@ -92,7 +99,7 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
     const contentType = request.headers['content-type'];
     if (contentType && request.method !== 'GET' && request.method !== 'DELETE') {
       const { type, hasParams } = mediaTypeParams(contentType);
-      if (type === 'multipart/form-data') return;
+      if (type === 'multipart/form-data' || declaresBodyType(request, type)) return;
       if (!bodyTypes.has(type) || (type === JSON_API_MEDIA_TYPE && hasParams)) {
         return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
       }

@@ -1,9 +1,7 @@
 // Database rows to v3 JSON:API resource objects, and compound documents without duplicates.
 import type { AddressRow, OrderGraph, OrderItemRow, PickUpPointRow } from '../domain/orders/service.ts';
 import type { ShipmentItemRow, ShipmentRow } from '../domain/shipments/service.ts';
-import { schema } from '../db/index.ts';
-
-type ProductRow = typeof schema.products.$inferSelect;
+import type { ProductPart, ProductRow } from '../domain/products/service.ts';
 
 export interface ResourceObject { type: string; id: number; [key: string]: unknown }
 
@@ -101,11 +99,23 @@ export function shipmentItemResource(i: ShipmentItemRow, base: string): Resource
   };
 }
 
-export function productResource(p: ProductRow, base: string): ResourceObject {
+export function productResource(p: ProductRow, parts: ProductPart[], base: string): ResourceObject {
   return {
     type: 'product',
     id: p.id,
-    attributes: { sku: p.sku, name: p.name, description: p.description, barcode: p.barcode, hasBarcode: p.hasBarcode, type: p.type, status: p.status, weight: p.weight },
+    attributes: {
+      sku: p.sku, name: p.name, description: p.description, hasBarcode: p.hasBarcode, barcode: p.barcode, type: p.type, status: p.status,
+      stockLevelType: p.stockLevelType, hasLotNumber: p.hasLotNumber, hasSerialNumber: p.hasSerialNumber, hasExpirationDate: p.hasExpirationDate,
+      expirationDate: p.expirationDate, expirationDateMargin: p.expirationDateMargin, expirationDateWarning: p.expirationDateWarning,
+      countryOfOrigin: p.countryOfOrigin, hsCodes: p.hsCodes, purchasePrice: p.purchasePrice.map((price) => ({ currency: price.currency, amount: Number(price.amount) })),
+      metadata: extras(p.metadata, ['extra1', 'extra2', 'extra3', 'extra4', 'extra5']),
+      weight: p.weight, length: p.length, width: p.width, height: p.height,
+    },
+    relationships: {
+      // The stock level of a product has the product's id.
+      stockLevels: one('stockLevel', p.id),
+      parts: { data: parts.map((part) => ({ type: 'product', id: part.partId, meta: { quantity: part.quantity } })) },
+    },
     links: self(base, 'products', p.id),
   };
 }
