@@ -14,3 +14,4 @@ export * from './v3/products.ts';
 export * from './sandbox.ts';
 export * from './v2/common.ts';
 export * from './v2/orders.ts';
+export * from './v2/shipments.ts';

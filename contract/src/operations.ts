@@ -6,6 +6,7 @@ import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { v2OrderOperations } from './v2/orders.ts';
+import { v2ShipmentOperations } from './v2/shipments.ts';
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -14,6 +15,7 @@ export const operations: Operation[] = [
   ...productOperations,
   ...sandboxOperations,
   ...v2OrderOperations,
+  ...v2ShipmentOperations,
 ];
 
 export function operationById(operationId: string): Operation {

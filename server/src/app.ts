@@ -20,6 +20,7 @@ import { productRoutes } from './v3/products.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
 import { v2BodyPlugin } from './http/v2-body.ts';
 import { v2OrderRoutes } from './v2/orders.ts';
+import { v2ShipmentRoutes } from './v2/shipments.ts';
 
 export interface AppContext {
   db: Db;
@@ -63,6 +64,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   productRoutes(app, context);
   attachmentRoutes(app, context);
   v2OrderRoutes(app, context);
+  v2ShipmentRoutes(app, context);
 
   const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
   if (portalAvailable) {

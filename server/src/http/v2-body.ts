@@ -142,8 +142,10 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
     if (request.body === MALFORMED) return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2BadRequest);
     const isForm = String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
     const raw = isForm && request.body ? unflatten(request.body as Record<string, unknown>) : request.body;
-    if (isEmpty(raw)) return nok(reply, v2Messages.emptyValue, null);
-    const body = normalise(raw, op.body as Schema);
+    // A body whose fields are all optional (shipment search) may be empty: no criteria.
+    const required = (op.body as Schema & { required?: string[] }).required ?? [];
+    if (isEmpty(raw) && required.length) return nok(reply, v2Messages.emptyValue, null);
+    const body = normalise(raw === EMPTY || raw === undefined || raw === null ? {} : raw, op.body as Schema);
     const validate = validatorOf(op);
     if (!validate(body)) {
       const problems = problemsOf(validate.errors ?? [], body);
