@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import { jsonApiPlugin, sendError } from './http/jsonapi.ts';
 import { authPlugin } from './http/auth.ts';
+import { rateLimitPlugin } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { baseUrl } from './http/query.ts';
 import { authRoutes } from './v2/auth.ts';
@@ -55,6 +56,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
   await app.register(jsonApiPlugin);
+  await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(v2BodyPlugin);
 
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl) };

@@ -1,0 +1,48 @@
+// Per-client hourly request limit on the operations that name a bucket (products, stockLevels).
+//
+// Written by hand rather than with @fastify/rate-limit: the count must live in the shared database so that every
+// server process enforces one limit, and the whole store is one atomic upsert per request. The plugin's store
+// interface would wrap that same statement and add a second configuration surface for the error body and headers.
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { sendError } from './jsonapi.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** Counts one request in the client's current window (fixed, by the hour) and returns the count so far. */
+async function countRequest(db: Db, clientId: number, bucket: string, windowStart: Date): Promise<number> {
+  const result = await db.execute<{ count: number }>(sql`
+    INSERT INTO rate_limit_counters (client_id, bucket, window_start, count) VALUES (${clientId}, ${bucket}, ${windowStart.toISOString()}, 1)
+    ON CONFLICT (client_id, bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+    RETURNING count`);
+  const count = Number(result.rows[0].count);
+  // The first request of a window clears the client's past windows, so the table holds one row per client and bucket.
+  if (count === 1) {
+    await db.execute(sql`DELETE FROM rate_limit_counters WHERE client_id = ${clientId} AND bucket = ${bucket} AND window_start < ${windowStart.toISOString()}`);
+  }
+  return count;
+}
+
+export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; limitPerHour: number }) => {
+  // After authentication (registered later than auth), so the count is per client.
+  app.addHook('onRequest', async (request, reply) => {
+    const bucket = request.routeOptions.config?.rateLimit;
+    if (!bucket || !request.client) return;
+    const now = Date.now();
+    const windowStart = new Date(now - (now % HOUR_MS));
+    const resetSeconds = Math.ceil((windowStart.getTime() + HOUR_MS - now) / 1000);
+    const count = await countRequest(opts.db, request.client.id, bucket, windowStart);
+    reply.header('x-ratelimit-limit', opts.limitPerHour);
+    reply.header('x-ratelimit-remaining', Math.max(0, opts.limitPerHour - count));
+    reply.header('x-ratelimit-reset', resetSeconds);
+    if (count > opts.limitPerHour) {
+      reply.header('retry-after', resetSeconds);
+      return sendError(request, reply, 429, [{
+        code: '429',
+        detail: `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
+      }]);
+    }
+  });
+});
