@@ -15,6 +15,9 @@ const tagDescriptions: Record<string, string> = {
   Orders: 'Send orders, read them back, update and cancel them, attach documents.',
   Shipments: 'What the warehouse shipped, with tracking.',
   Products: 'Products your orders and inbound goods refer to.',
+  Stock: 'Stock per location, stock levels per product and warehouse, and the stock mutation ledger.',
+  Inbound: 'Announce goods with inbound packing slips and follow their receipt as inbounds.',
+  Returns: 'Returned products as the warehouse processed them.',
   Sandbox: 'Sandbox-only controls that do what the real warehouse would: ship an order, receive goods, advance the clock.',
 };
 

@@ -5,6 +5,9 @@ import { orderOperations } from './v3/orders.ts';
 import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { stockOperations } from './v3/inventory.ts';
+import { inboundOperations } from './v3/inbound.ts';
+import { returnOperations } from './v3/returns.ts';
 import { v2OrderOperations } from './v2/orders.ts';
 import { v2ShipmentOperations } from './v2/shipments.ts';
 
@@ -13,6 +16,9 @@ export const operations: Operation[] = [
   ...orderOperations,
   ...shipmentOperations,
   ...productOperations,
+  ...stockOperations,
+  ...inboundOperations,
+  ...returnOperations,
   ...sandboxOperations,
   ...v2OrderOperations,
   ...v2ShipmentOperations,

@@ -19,6 +19,9 @@ import { orderRoutes } from './v3/orders.ts';
 import { shipmentRoutes } from './v3/shipments.ts';
 import { productRoutes } from './v3/products.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
+import { stockRoutes } from './v3/stock.ts';
+import { inboundRoutes } from './v3/inbound.ts';
+import { returnRoutes } from './v3/returns.ts';
 import { v2BodyPlugin } from './http/v2-body.ts';
 import { v2OrderRoutes } from './v2/orders.ts';
 import { v2ShipmentRoutes } from './v2/shipments.ts';
@@ -65,6 +68,9 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   shipmentRoutes(app, context);
   productRoutes(app, context);
   attachmentRoutes(app, context);
+  stockRoutes(app, context);
+  inboundRoutes(app, context);
+  returnRoutes(app, context);
   v2OrderRoutes(app, context);
   v2ShipmentRoutes(app, context);
 

@@ -6,7 +6,9 @@ import { apiError } from './errors.ts';
 export interface Page { cursor: number; size: number }
 
 export function pageOf(query: Record<string, unknown>): Page {
-  const cursor = Number(query['page[cursor]'] ?? 0);
+  // page[number] (where an operation offers it) is a cursor too; values below 1 count as omitted.
+  const number = Number(query['page[number]'] ?? 0);
+  const cursor = Number(query['page[cursor]'] ?? (number >= 1 ? number : 0));
   const size = Math.min(Number(query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
   return { cursor, size };
 }
@@ -23,6 +25,8 @@ export function paginationLinks(request: FastifyRequest, base: string, page: Pag
   url.search = url.searchParams.toString();
   const withCursor = (cursor: number | undefined) => {
     const next = new URL(url);
+    // The links page on with page[cursor] alone, so a page[number] of the request does not compete with it.
+    next.searchParams.delete('page[number]');
     if (cursor === undefined) next.searchParams.delete('page[cursor]');
     else next.searchParams.set('page[cursor]', String(cursor));
     next.searchParams.set('page[size]', String(page.size));

@@ -1,0 +1,106 @@
+// v3 inbound packing slips, inbounds and inbound items, and the sandbox helper that receives a packing slip.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { inboundStatuses, operationById, packingSlipStatuses, type InboundPackingSlipCreateDocument } from '@shopapi/contract';
+import { route } from '../http/routes.ts';
+import { ApiError, apiError } from '../http/errors.ts';
+import { compileBodyValidator, validationItems } from '../http/validation.ts';
+import { enumListFilter, includesOf, pageOf, paginationLinks } from '../http/query.ts';
+import {
+  createPackingSlip, findInbound, findInboundItem, findPackingSlip, itemsOfInbounds, itemsOfPackingSlips, latestInbounds, listInbounds,
+  listPackingSlips, receivePackingSlip, type InboundRow, type PackingSlipRow, type ReceivedQuantity,
+} from '../domain/inbound/service.ts';
+import type { Client } from '../domain/clients/service.ts';
+import { inboundItemResource, inboundResource, packingSlipItemResource, packingSlipResource } from './resources.ts';
+import type { AppContext } from '../app.ts';
+
+const slipIncludes = ['inboundPackingSlipItems'];
+const inboundIncludes = ['inboundItems'];
+
+export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  async function slipDocuments(rows: PackingSlipRow[], include: Set<string>, base: string) {
+    const ids = rows.map((s) => s.id);
+    const [items, inbounds] = await Promise.all([itemsOfPackingSlips(db, ids), latestInbounds(db, ids)]);
+    return {
+      data: rows.map((s) => packingSlipResource(s, items.filter((i) => i.inboundPackingSlipId === s.id).map((i) => i.id), inbounds.get(s.id), base)),
+      ...(include.size ? { included: items.map((i) => packingSlipItemResource(i, base)) } : {}),
+    };
+  }
+
+  async function inboundDocuments(rows: InboundRow[], include: Set<string>, base: string) {
+    const items = await itemsOfInbounds(db, rows.map((i) => i.id));
+    return {
+      data: rows.map((i) => inboundResource(i, items.filter((item) => item.inboundId === i.id).map((item) => item.id), base)),
+      ...(include.size ? { included: items.map((i) => inboundItemResource(i, base)) } : {}),
+    };
+  }
+
+  async function requireInbound(client: Client, id: number) {
+    const inbound = await findInbound(db, client, id);
+    if (!inbound) throw apiError('404', `Inbound ${id} not found.`);
+    return inbound;
+  }
+
+  route(app, 'listInboundPackingSlips', async (request) => {
+    const base = baseOf(request);
+    const q = request.query;
+    const page = pageOf(q);
+    const include = includesOf(q, slipIncludes);
+    const rows = await listPackingSlips(db, request.client, {
+      statuses: enumListFilter(q, 'filter[status][in]', packingSlipStatuses),
+      receivedOnLt: q['filter[receivedOn][lt]'],
+      receivedOnGt: q['filter[receivedOn][gt]'],
+      completedOnLt: q['filter[completedOn][lt]'],
+      completedOnGt: q['filter[completedOn][gt]'],
+    }, page);
+    return { ...(await slipDocuments(rows, include, base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route<Static<typeof InboundPackingSlipCreateDocument>>(app, 'createInboundPackingSlip', async (request) => {
+    const { attributes } = request.body.data;
+    const id = await createPackingSlip(db, request.client, {
+      ...attributes,
+      items: request.body.included.map((item, index) => ({ ...item.attributes, pointer: `/included/${index}/attributes/sku` })),
+    });
+    const { data, included } = await slipDocuments([(await findPackingSlip(db, request.client, id))!], new Set(slipIncludes), baseOf(request));
+    return { data: data[0], included };
+  });
+
+  route(app, 'getInboundPackingSlip', async (request) => {
+    const include = includesOf(request.query, slipIncludes);
+    const slip = await findPackingSlip(db, request.client, request.params.id);
+    if (!slip) throw apiError('404', `Inbound packing slip ${request.params.id} not found.`);
+    const { data, ...rest } = await slipDocuments([slip], include, baseOf(request));
+    return { data: data[0], ...rest };
+  });
+
+  route(app, 'listInbounds', async (request) => {
+    const base = baseOf(request);
+    const q = request.query;
+    const page = pageOf(q);
+    const include = includesOf(q, inboundIncludes);
+    const rows = await listInbounds(db, request.client, { statuses: enumListFilter(q, 'filter[status][in]', inboundStatuses) }, page);
+    return { ...(await inboundDocuments(rows, include, base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route(app, 'getInbound', async (request) => {
+    const include = includesOf(request.query, inboundIncludes);
+    const { data, ...rest } = await inboundDocuments([await requireInbound(request.client, request.params.id)], include, baseOf(request));
+    return { data: data[0], ...rest };
+  });
+
+  route(app, 'getInboundItem', async (request) => {
+    const item = await findInboundItem(db, request.client.id, request.params.id);
+    if (!item) throw apiError('404', `Inbound item ${request.params.id} not found.`);
+    return { data: inboundItemResource(item, baseOf(request)) };
+  });
+
+  // The body is optional, which Fastify's body validation does not allow: it is checked here when present.
+  const receiveBody = compileBodyValidator(operationById('sandboxReceiveInboundPackingSlip').body!);
+  route<{ items?: ReceivedQuantity[] } | undefined>(app, 'sandboxReceiveInboundPackingSlip', async (request) => {
+    if (request.body !== undefined && !receiveBody(request.body)) throw new ApiError(validationItems(receiveBody.errors ?? [], 'body'));
+    const id = await receivePackingSlip(db, request.client, request.params.id, request.body?.items);
+    const { data, included } = await inboundDocuments([await requireInbound(request.client, id)], new Set(inboundIncludes), baseOf(request));
+    return { data: data[0], included };
+  }, { bodySchema: false });
+}

@@ -1,0 +1,72 @@
+// v3 stock, stock levels and stock mutations (read-only): thin handlers over the inventory service.
+import type { FastifyInstance } from 'fastify';
+import { expirationStatuses, locationTypes, stockMutationTypes } from '@shopapi/contract';
+import { route } from '../http/routes.ts';
+import { apiError } from '../http/errors.ts';
+import { enumListFilter, includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
+import { findStock, findStockLevels, listStock, listStockLevels, listStockMutations, locationsOf, type StockRow } from '../domain/inventory/service.ts';
+import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
+import type { AppContext } from '../app.ts';
+
+const stockIncludes = ['stockLocation'];
+
+export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  async function stockDocument(clientId: number, rows: StockRow[], include: Set<string>, base: string) {
+    const locations = include.has('stockLocation') ? await locationsOf(db, clientId, rows.map((s) => s.stockLocationId)) : [];
+    return { data: rows.map((s) => stockResource(s, base)), ...(include.size ? { included: locations.map((l) => stockLocationResource(l, base)) } : {}) };
+  }
+
+  route(app, 'listStock', async (request) => {
+    const base = baseOf(request);
+    const q = request.query;
+    const page = pageOf(q);
+    const include = includesOf(q, stockIncludes);
+    const rows = await listStock(db, request.client.id, {
+      locationTypes: enumListFilter(q, 'filter[locationType][in]', locationTypes),
+      skus: listFilter(q, 'filter[sku][in]'),
+      modifiedOnLt: q['filter[modifiedOn][lt]'],
+      modifiedOnGt: q['filter[modifiedOn][gt]'],
+      expirationStatuses: enumListFilter(q, 'filter[expirationStatus][in]', expirationStatuses),
+    }, page);
+    return { ...(await stockDocument(request.client.id, rows, include, base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route(app, 'getStock', async (request) => {
+    const include = includesOf(request.query, stockIncludes);
+    const row = await findStock(db, request.client.id, request.params.id);
+    if (!row) throw apiError('404', `Stock ${request.params.id} not found.`);
+    const { data, ...rest } = await stockDocument(request.client.id, [row], include, baseOf(request));
+    return { data: data[0], ...rest };
+  });
+
+  route(app, 'listStockLevels', async (request) => {
+    const base = baseOf(request);
+    const q = request.query;
+    const page = pageOf(q);
+    const rows = await listStockLevels(db, request.client, {
+      skus: listFilter(q, 'filter[sku][in]'),
+      mutatedOnGte: q['filter[mutatedOn][gte]'],
+      sort: q.sort ?? 'id',
+    }, page);
+    return { data: rows.map((r) => stockLevelResource(r, base)), links: paginationLinks(request, base, page, rows.map((r) => ({ id: r.productId }))) };
+  });
+
+  route(app, 'getStockLevel', async (request) => {
+    const level = await findStockLevels(db, request.client, request.params.id);
+    if (!level) throw apiError('404', `Product ${request.params.id} not found.`);
+    return { data: stockLevelResource(level, baseOf(request)) };
+  });
+
+  route(app, 'listStockMutations', async (request) => {
+    const base = baseOf(request);
+    const q = request.query;
+    const page = pageOf(q);
+    const rows = await listStockMutations(db, request.client, {
+      createdOnLt: q['filter[createdOn][lt]'],
+      createdOnGt: q['filter[createdOn][gt]'],
+      types: enumListFilter(q, 'filter[type][in]', stockMutationTypes),
+      synced: q['filter[synced]'],
+    }, page);
+    return { data: rows.map((m) => stockMutationResource(m, base)), links: paginationLinks(request, base, page, rows) };
+  });
+}
