@@ -4,25 +4,30 @@
 // server process enforces one limit, and the whole store is one atomic upsert per request. The plugin's store
 // interface would wrap that same statement and add a second configuration surface for the error body and headers.
 import fp from 'fastify-plugin';
-import { sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/index.ts';
+import { schema, type Db } from '../db/index.ts';
 import { sendError } from './jsonapi.ts';
 
+const { rateLimitCounters } = schema;
 const HOUR_MS = 3_600_000;
 
 /** Counts one request in the client's current window (fixed, by the hour) and returns the count so far. */
 async function countRequest(db: Db, clientId: number, bucket: string, windowStart: Date): Promise<number> {
-  const result = await db.execute<{ count: number }>(sql`
-    INSERT INTO rate_limit_counters (client_id, bucket, window_start, count) VALUES (${clientId}, ${bucket}, ${windowStart.toISOString()}, 1)
-    ON CONFLICT (client_id, bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-    RETURNING count`);
-  const count = Number(result.rows[0].count);
+  // INSERT ... ON CONFLICT DO UPDATE SET count = count + 1 RETURNING count: atomic across processes, no lost updates.
+  const [row] = await db.insert(rateLimitCounters).values({ clientId, bucket, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitCounters.clientId, rateLimitCounters.bucket, rateLimitCounters.windowStart],
+      set: { count: sql`${rateLimitCounters.count} + 1` },
+    })
+    .returning({ count: rateLimitCounters.count });
   // The first request of a window clears the client's past windows, so the table holds one row per client and bucket.
-  if (count === 1) {
-    await db.execute(sql`DELETE FROM rate_limit_counters WHERE client_id = ${clientId} AND bucket = ${bucket} AND window_start < ${windowStart.toISOString()}`);
+  if (row.count === 1) {
+    await db.delete(rateLimitCounters).where(and(
+      eq(rateLimitCounters.clientId, clientId), eq(rateLimitCounters.bucket, bucket), lt(rateLimitCounters.windowStart, windowStart),
+    ));
   }
-  return count;
+  return row.count;
 }
 
 export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; limitPerHour: number }) => {
