@@ -18,3 +18,4 @@ export * from './sandbox.ts';
 export * from './v2/common.ts';
 export * from './v2/orders.ts';
 export * from './v2/shipments.ts';
+export * from './v2/returns.ts';

@@ -10,6 +10,7 @@ import { inboundOperations } from './v3/inbound.ts';
 import { returnOperations } from './v3/returns.ts';
 import { v2OrderOperations } from './v2/orders.ts';
 import { v2ShipmentOperations } from './v2/shipments.ts';
+import { v2ReturnOperations } from './v2/returns.ts';
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -22,6 +23,7 @@ export const operations: Operation[] = [
   ...sandboxOperations,
   ...v2OrderOperations,
   ...v2ShipmentOperations,
+  ...v2ReturnOperations,
 ];
 
 export function operationById(operationId: string): Operation {

@@ -25,6 +25,7 @@ import { returnRoutes } from './v3/returns.ts';
 import { v2BodyPlugin } from './http/v2-body.ts';
 import { v2OrderRoutes } from './v2/orders.ts';
 import { v2ShipmentRoutes } from './v2/shipments.ts';
+import { v2ReturnRoutes } from './v2/returns.ts';
 
 export interface AppContext {
   db: Db;
@@ -73,6 +74,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   returnRoutes(app, context);
   v2OrderRoutes(app, context);
   v2ShipmentRoutes(app, context);
+  v2ReturnRoutes(app, context);
 
   const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
   if (portalAvailable) {

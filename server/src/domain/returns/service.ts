@@ -114,3 +114,12 @@ export async function listReturnItems(db: Db, clientId: number, filters: { proce
   if (filters.processedOnGt) conditions.push(gte(returnItems.processedOn, dayAfter(filters.processedOnGt)));
   return db.select().from(returnItems).where(and(...conditions)).orderBy(asc(returnItems.id)).limit(page.size);
 }
+
+/** Processed return items of one order and/or a processing period, oldest first, at most `limit` (the v2 return-items query). */
+export async function processedReturnItems(db: Db, clientId: number, filters: { externalOrderNumber?: string | null; from?: Date; to?: Date }, limit: number): Promise<ReturnItemRow[]> {
+  const conditions = [eq(returnItems.clientId, clientId), isNotNull(returnItems.processedOn)];
+  if (filters.externalOrderNumber) conditions.push(eq(returnItems.externalOrderNumber, filters.externalOrderNumber));
+  if (filters.from) conditions.push(gte(returnItems.processedOn, filters.from));
+  if (filters.to) conditions.push(lt(returnItems.processedOn, filters.to));
+  return db.select().from(returnItems).where(and(...conditions)).orderBy(asc(returnItems.id)).limit(limit);
+}
