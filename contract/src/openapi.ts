@@ -4,6 +4,7 @@ import { operations } from './operations.ts';
 import { errorStyle, type ApiVersion, type Operation } from './operation.ts';
 import { errorCatalogue, JsonApiErrorDocument, V2NokBody, V2NotFoundBody, V2UnauthorizedBody, v2Messages, type ErrorCode } from './errors.ts';
 import { JSON_API_MEDIA_TYPE } from './jsonapi.ts';
+import { webhookDeliveryGuide } from './v3/webhook-deliveries.ts';
 
 /** A plain JSON copy: drops TypeBox's symbol markers. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
@@ -18,6 +19,7 @@ const tagDescriptions: Record<string, string> = {
   Stock: 'Stock per location, stock levels per product and warehouse, and the stock mutation ledger.',
   Inbound: 'Announce goods with inbound packing slips and follow their receipt as inbounds.',
   Returns: 'Returned products as the warehouse processed them.',
+  Webhooks: `Register a URL for shipment and inbound events.\n\n${webhookDeliveryGuide}`,
   Sandbox: 'Sandbox-only controls that do what the real warehouse would: ship an order, receive goods, advance the clock.',
 };
 

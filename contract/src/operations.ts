@@ -5,6 +5,7 @@ import { orderOperations } from './v3/orders.ts';
 import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { webhookDeliveryOperations } from './v3/webhook-deliveries.ts';
 import { stockOperations } from './v3/inventory.ts';
 import { inboundOperations } from './v3/inbound.ts';
 import { returnOperations } from './v3/returns.ts';
@@ -21,6 +22,7 @@ export const operations: Operation[] = [
   ...inboundOperations,
   ...returnOperations,
   ...sandboxOperations,
+  ...webhookDeliveryOperations,
   ...v2OrderOperations,
   ...v2ShipmentOperations,
   ...v2ReturnOperations,

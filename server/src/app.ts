@@ -19,6 +19,7 @@ import { orderRoutes } from './v3/orders.ts';
 import { shipmentRoutes } from './v3/shipments.ts';
 import { productRoutes } from './v3/products.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
+import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
 import { stockRoutes } from './v3/stock.ts';
 import { inboundRoutes } from './v3/inbound.ts';
 import { returnRoutes } from './v3/returns.ts';
@@ -69,6 +70,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   shipmentRoutes(app, context);
   productRoutes(app, context);
   attachmentRoutes(app, context);
+  webhookDeliveryRoutes(app, context);
   stockRoutes(app, context);
   inboundRoutes(app, context);
   returnRoutes(app, context);

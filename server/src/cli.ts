@@ -5,6 +5,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { createClient, listClients, UsernameTakenError } from './domain/clients/service.ts';
+import { startDispatcher } from './domain/webhooks/dispatcher.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
@@ -28,6 +29,12 @@ async function start() {
     console.log(`\nCreated the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}\n`);
   }
   const app = await buildApp({ db: database.db, config });
+  const dispatcher = startDispatcher(database.db, {
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+    intervalMs: 1000,
+    onError: (error) => app.log.error({ err: error }, 'webhook dispatch round failed'),
+  });
+  app.addHook('onClose', () => dispatcher.stop());
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
