@@ -83,7 +83,7 @@ const config: Config = {
     navbar: {
       title: 'Shop API',
       hideOnScroll: true,
-      logo: {alt: 'Shop API', src: 'img/logo.svg'},
+      logo: {alt: '', src: 'img/logo.svg'},
       items: [
         {
           type: 'dropdown',
