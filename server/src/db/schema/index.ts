@@ -7,3 +7,4 @@ export * from './inbound.ts';
 export * from './returns.ts';
 export * from './webhooks.ts';
 export * from './outbox.ts';
+export * from './warehouse.ts';
