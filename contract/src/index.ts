@@ -20,3 +20,4 @@ export * from './v2/common.ts';
 export * from './v2/orders.ts';
 export * from './v2/shipments.ts';
 export * from './v2/returns.ts';
+export * from './v2/products.ts';

@@ -12,6 +12,7 @@ import { returnOperations } from './v3/returns.ts';
 import { v2OrderOperations } from './v2/orders.ts';
 import { v2ShipmentOperations } from './v2/shipments.ts';
 import { v2ReturnOperations } from './v2/returns.ts';
+import { v2ProductOperations } from './v2/products.ts';
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -26,6 +27,7 @@ export const operations: Operation[] = [
   ...v2OrderOperations,
   ...v2ShipmentOperations,
   ...v2ReturnOperations,
+  ...v2ProductOperations,
 ];
 
 export function operationById(operationId: string): Operation {

@@ -27,6 +27,7 @@ import { v2BodyPlugin } from './http/v2-body.ts';
 import { v2OrderRoutes } from './v2/orders.ts';
 import { v2ShipmentRoutes } from './v2/shipments.ts';
 import { v2ReturnRoutes } from './v2/returns.ts';
+import { v2ProductRoutes } from './v2/products.ts';
 
 export interface AppContext {
   db: Db;
@@ -77,6 +78,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   v2OrderRoutes(app, context);
   v2ShipmentRoutes(app, context);
   v2ReturnRoutes(app, context);
+  v2ProductRoutes(app, context);
 
   const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
   if (portalAvailable) {

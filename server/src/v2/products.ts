@@ -1,0 +1,66 @@
+// v2 products: thin handlers over the product service; v2 field names are mapped onto the product model here.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { limits, v2Messages, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
+import { apiError } from '../http/errors.ts';
+import { createProduct, listProducts, updateProduct, type ProductChanges, type ProductRow } from '../domain/products/service.ts';
+import type { Db } from '../db/index.ts';
+import { ok, v2Route } from './envelope.ts';
+import type { AppContext } from '../app.ts';
+
+type Fields = Partial<Static<typeof V2ProductEdit>>;
+const given = <T>(value: T | null | undefined, map: (v: T) => unknown) => (value === undefined ? undefined : value === null ? null : map(value));
+
+/** Only the fields the client sent become changes, so an edit keeps everything else. */
+function changesOf(body: Fields): ProductChanges {
+  const changes: Record<string, unknown> = {
+    name: body.name ?? undefined,
+    barcode: given(body.barcode, (b) => b || null),
+    hasBarcode: given(body.barcode, (b) => Boolean(b)),
+    description: given(body.description, (d) => d.slice(0, limits.v2DescriptionMax)),
+    hsCodes: given(body.harmonisationCode, (code) => (code ? [{ hsCode: code }] : [])),
+    countryOfOrigin: given(body.countryOfOriginIso, (c) => c.toUpperCase()),
+    purchasePrice: given(body.costPrice, (amount) => [{ currency: 'EUR', amount }]),
+    hasExpirationDate: body.hasThtDate ?? undefined,
+    expirationDateWarning: body.warningDaysTillThtDate,
+    expirationDateMargin: body.maxDaysTillThtDate,
+    hasLotNumber: body.hasLotNumber ?? undefined,
+    hasSerialNumber: body.hasSerial ?? undefined,
+    stockLevelType: given(body.useEconomicStock, (economic) => (economic ? 'ECONOMIC' : 'AVAILABLE')),
+  };
+  const extras = (['extra1', 'extra2', 'extra3', 'extra4', 'extra5'] as const).filter((k) => body[k] !== undefined);
+  if (extras.length) changes.metadata = Object.fromEntries(extras.map((k) => [k, body[k] ?? null]));
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ProductChanges;
+}
+
+async function findBy(db: Db, clientId: number, search: { sku?: string | null; barcode?: string | null }): Promise<ProductRow> {
+  const page = { cursor: 0, size: 1 };
+  const [found] = search.sku ? await listProducts(db, clientId, { skus: [search.sku] }, page)
+    : search.barcode ? await listProducts(db, clientId, { barcodes: [search.barcode] }, page) : [];
+  if (!found) throw apiError('404', `No product with ${search.sku ? `sku "${search.sku}"` : `barcode "${search.barcode ?? ''}"`}.`);
+  return found;
+}
+
+const searchResult = (p: ProductRow) => ({
+  sku: p.sku, barcode: p.barcode, weight: p.weight,
+  costPrice: p.purchasePrice.find((price) => price.currency === 'EUR')?.amount ?? null,
+  minTHT: p.expirationDateMargin,
+});
+
+export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
+  v2Route<Static<typeof V2ProductAdd>>(app, 'addProductV2', async (request) => {
+    const product = await createProduct(db, request.client.id, { ...changesOf(request.body), sku: request.body.sku, name: request.body.name });
+    return ok(v2Messages.productAdded, product.id);
+  });
+
+  v2Route<Static<typeof V2ProductEdit>>(app, 'editProductV2', async (request) => {
+    if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
+    const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
+    if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
+    await updateProduct(db, request.client.id, product.id, changesOf(request.body));
+    return ok(v2Messages.requestProcessed, null);
+  }, { keepNotFound: true });
+
+  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.body))), { keepNotFound: true });
+  v2Route(app, 'searchProductByQueryV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.query))), { keepNotFound: true });
+}
