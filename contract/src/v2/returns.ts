@@ -94,7 +94,7 @@ export const v2ReturnOperations = [
       endtime: Type.Optional(Type.Union([DateTime, Type.Null()])),
     }),
     bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
-    requestExample: { ExternalOrderNumber: 'SHOP-10001', Starttime: '2026-11-01T00:00:00Z', Endtime: '2026-11-30T00:00:00Z' },
+    requestExample: { externalOrderNumber: 'SHOP-10001', starttime: '2026-11-01T00:00:00Z', endtime: '2026-11-30T00:00:00Z' },
     responses: {
       200: okResponse('The return items.', Type.Array(V2ReturnItem, { maxItems: limits.v2ReturnItemsMax }), { message: v2Messages.requestProcessed, result: [] }),
       400: badRequestResponse(),
