@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { inboundStatuses, packingSlipStatuses, warehouseCodes } from '../enums.ts';
 import { DateOnly, ListFilter, Nullable, Sku, WarehouseCodeSchema } from '../formats.ts';
-import { CollectionDocument, OneOfByType, ProvisionalId, Resource, SingleDocument, ToMany, ToOne } from '../jsonapi.ts';
+import { CollectionDocument, ProvisionalId, Resource, SingleDocument, ToMany, ToOne } from '../jsonapi.ts';
 import { IdParams, IncludeQuery, PageQuery, defineOperation } from '../operation.ts';
 import { limits } from '../limits.ts';
 import { OrderMetadata } from './orders.ts';
@@ -70,7 +70,7 @@ export const InboundPackingSlipCreateDocument = Type.Object({
       inboundPackingSlipItems: Type.Optional(Type.Object({ data: Type.Array(Type.Object({ type: Type.Literal('inboundPackingSlipItem'), id: Type.Optional(ProvisionalId), lid: Type.Optional(ProvisionalId) })) })),
     }, { description: 'Optional: every included item belongs to the packing slip.' })),
   }),
-  included: Type.Array(OneOfByType([IncludedPackingSlipItem]), { minItems: 1, description: 'The announced items (sku, quantity).' }),
+  included: Type.Array(IncludedPackingSlipItem, { minItems: 1, description: 'The announced items (sku, quantity).' }),
 });
 
 const tags = ['Inbound'];

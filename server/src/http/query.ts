@@ -6,9 +6,10 @@ import { apiError } from './errors.ts';
 export interface Page { cursor: number; size: number }
 
 export function pageOf(query: Record<string, unknown>): Page {
-  // page[number] (where an operation offers it) is a cursor too; values below 1 count as omitted.
+  // page[number] (where an operation offers it) is a cursor too, used when page[cursor] (default 0) is not; values below 1 count as omitted.
   const number = Number(query['page[number]'] ?? 0);
-  const cursor = Number(query['page[cursor]'] ?? (number >= 1 ? number : 0));
+  const given = Number(query['page[cursor]'] ?? 0);
+  const cursor = given > 0 ? given : Math.max(number, 0);
   const size = Math.min(Number(query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
   return { cursor, size };
 }
