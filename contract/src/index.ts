@@ -11,6 +11,8 @@ export * from './openapi.ts';
 export * from './v3/orders.ts';
 export * from './v3/shipments.ts';
 export * from './v3/products.ts';
+export * from './v3/webhooks.ts';
+export * from './v3/reference-collections.ts';
 export * from './v3/inventory.ts';
 export * from './v3/inbound.ts';
 export * from './v3/returns.ts';

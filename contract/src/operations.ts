@@ -4,6 +4,8 @@ import { authOperations } from './settings.ts';
 import { orderOperations } from './v3/orders.ts';
 import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
+import { webhookOperations } from './v3/webhooks.ts';
+import { referenceCollectionOperations } from './v3/reference-collections.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { webhookDeliveryOperations } from './v3/webhook-deliveries.ts';
 import { stockOperations } from './v3/inventory.ts';
@@ -19,6 +21,8 @@ export const operations: Operation[] = [
   ...orderOperations,
   ...shipmentOperations,
   ...productOperations,
+  ...webhookOperations,
+  ...referenceCollectionOperations,
   ...stockOperations,
   ...inboundOperations,
   ...returnOperations,

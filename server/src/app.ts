@@ -18,6 +18,8 @@ import { authRoutes } from './v2/auth.ts';
 import { orderRoutes } from './v3/orders.ts';
 import { shipmentRoutes } from './v3/shipments.ts';
 import { productRoutes } from './v3/products.ts';
+import { webhookRoutes } from './v3/webhooks.ts';
+import { referenceCollectionRoutes } from './v3/reference-collections.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
 import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
 import { stockRoutes } from './v3/stock.ts';
@@ -70,6 +72,8 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   orderRoutes(app, context);
   shipmentRoutes(app, context);
   productRoutes(app, context);
+  webhookRoutes(app, context);
+  referenceCollectionRoutes(app, context);
   attachmentRoutes(app, context);
   webhookDeliveryRoutes(app, context);
   stockRoutes(app, context);

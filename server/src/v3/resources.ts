@@ -5,6 +5,8 @@ import type { ProductStockLevels, StockLocationRow, StockMutationRow, StockRow }
 import type { InboundItemRow, InboundRow, PackingSlipItemRow, PackingSlipRow } from '../domain/inbound/service.ts';
 import type { ReturnItemRow } from '../domain/returns/service.ts';
 import type { ProductPart, ProductRow } from '../domain/products/service.ts';
+import type { WebhookRow } from '../domain/webhooks/service.ts';
+import type { ReturnReasonRow, ShippingMethodRow } from '../domain/reference/service.ts';
 
 export interface ResourceObject { type: string; id: number; [key: string]: unknown }
 
@@ -245,4 +247,28 @@ export function returnItemResource(r: ReturnItemRow, base: string): ResourceObje
     },
     links: self(base, 'returnItems', r.id),
   };
+}
+
+export function webhookResource(w: WebhookRow, base: string, opts: { withSecret?: boolean } = {}): ResourceObject {
+  return {
+    type: 'webhook',
+    id: w.id,
+    // The secret is shown once, in the answer that created it.
+    attributes: { entity: w.entity, event: w.event, targetUrl: w.targetUrl, isActive: w.isActive, ...(opts.withSecret ? { secret: w.secret } : {}) },
+    links: self(base, 'webhooks', w.id),
+  };
+}
+
+export function shippingMethodResource(m: ShippingMethodRow, base: string): ResourceObject {
+  return {
+    type: 'shippingMethod',
+    id: m.id,
+    attributes: { code: m.code, name: m.name, carrier: m.carrier, kind: m.kind.toUpperCase(), warehouseCode: m.warehouse },
+    relationships: { mainShippingMethod: one('shippingMethod', m.mainShippingMethodId) },
+    links: self(base, 'shippingMethods', m.id),
+  };
+}
+
+export function returnReasonResource(r: ReturnReasonRow, base: string): ResourceObject {
+  return { type: 'returnReason', id: r.id, attributes: { code: r.code, name: r.name }, links: self(base, 'returnReasons', r.id) };
 }

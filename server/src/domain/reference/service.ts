@@ -1,7 +1,8 @@
 // The client's reference data: order types, shipping methods, return reasons, and the settings answer built from them.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { countries, languages, paymentMethods } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
+import type { Page } from '../../http/query.ts';
 
 const { orderTypes, returnReasons, shippingMethods } = schema;
 
@@ -58,4 +59,27 @@ export async function settingsOf(db: Db, clientId: number) {
     returnReasons: reasons.map(idNameCode),
     paymentMethods: paymentMethods.map(idNameCode),
   };
+}
+
+export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
+export type ReturnReasonRow = typeof returnReasons.$inferSelect;
+
+export async function listShippingMethods(db: Db, clientId: number, page: Page): Promise<ShippingMethodRow[]> {
+  return db.select().from(shippingMethods).where(and(eq(shippingMethods.clientId, clientId), gt(shippingMethods.id, page.cursor)))
+    .orderBy(asc(shippingMethods.id)).limit(page.size);
+}
+
+export async function findShippingMethod(db: Db, clientId: number, id: number): Promise<ShippingMethodRow | undefined> {
+  const [row] = await db.select().from(shippingMethods).where(and(eq(shippingMethods.clientId, clientId), eq(shippingMethods.id, id)));
+  return row;
+}
+
+export async function listReturnReasons(db: Db, clientId: number, page: Page): Promise<ReturnReasonRow[]> {
+  return db.select().from(returnReasons).where(and(eq(returnReasons.clientId, clientId), gt(returnReasons.id, page.cursor)))
+    .orderBy(asc(returnReasons.id)).limit(page.size);
+}
+
+export async function findReturnReason(db: Db, clientId: number, id: number): Promise<ReturnReasonRow | undefined> {
+  const [row] = await db.select().from(returnReasons).where(and(eq(returnReasons.clientId, clientId), eq(returnReasons.id, id)));
+  return row;
 }

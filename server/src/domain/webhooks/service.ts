@@ -1,0 +1,105 @@
+// Webhook subscriptions: valid entity/event pairs, reachable public target URLs, a signing secret shown once.
+import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { webhookEvents, type WebhookEntity } from '@shopapi/contract';
+import { schema, type Db } from '../../db/index.ts';
+import { apiError, ErrorCollector } from '../../http/errors.ts';
+import type { Page } from '../../http/query.ts';
+
+const { webhooks } = schema;
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+const attribute = (name: string) => `/data/attributes/${name}`;
+
+/** Standard Webhooks secret: whsec_ and the base64 of 24 random bytes. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * Refuses URLs that are not http(s), and hosts that resolve to anything but public unicast addresses (private, loopback,
+ * link-local, unique-local, carrier-grade NAT, reserved...), so the sandbox cannot be aimed at its own network.
+ * The dispatcher checks the address again when it connects, since DNS answers can change.
+ */
+async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, problems: ErrorCollector) {
+  const url = new URL(targetUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.add('400', 'targetUrl must be an http or https URL.', { pointer: attribute('targetUrl') });
+    return;
+  }
+  if (allowPrivateTargets) return;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  try {
+    addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch {
+    problems.add('400', `The host of targetUrl (${host}) cannot be resolved.`, { pointer: attribute('targetUrl') });
+    return;
+  }
+  const privateAddress = addresses.find((a) => ipaddr.process(a).range() !== 'unicast');
+  if (privateAddress) {
+    problems.add('400', `targetUrl points to ${privateAddress}, a private, loopback or otherwise non-public address; this sandbox refuses those.`, { pointer: attribute('targetUrl') });
+  }
+}
+
+function checkPair(entity: string, event: string, problems: ErrorCollector) {
+  const allowed: readonly string[] = webhookEvents[entity as WebhookEntity] ?? [];
+  if (!allowed.includes(event)) problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { pointer: attribute('event') });
+}
+
+export async function createWebhook(db: Db, clientId: number, input: { entity: string; event: string; targetUrl: string; isActive?: boolean }, opts: { allowPrivateTargets: boolean }): Promise<WebhookRow> {
+  const problems = new ErrorCollector();
+  checkPair(input.entity, input.event, problems);
+  await checkTargetUrl(input.targetUrl, opts.allowPrivateTargets, problems);
+  problems.throwIfAny();
+  const [row] = await db.insert(webhooks).values({
+    clientId, entity: input.entity, event: input.event, targetUrl: input.targetUrl, isActive: input.isActive ?? true, secret: newSecret(),
+  }).returning();
+  return row;
+}
+
+export async function findWebhook(db: Db, clientId: number, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)));
+  return row;
+}
+
+export async function requireWebhook(db: Db, clientId: number, id: number): Promise<WebhookRow> {
+  const row = await findWebhook(db, clientId, id);
+  if (!row) throw apiError('404', `Webhook ${id} not found.`);
+  return row;
+}
+
+export async function listWebhooks(db: Db, clientId: number, page: Page): Promise<WebhookRow[]> {
+  return db.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), gt(webhooks.id, page.cursor))).orderBy(asc(webhooks.id)).limit(page.size);
+}
+
+/** Only targetUrl and isActive change; entity and event may be repeated but not changed. */
+export async function updateWebhook(
+  db: Db, clientId: number, id: number,
+  changes: { targetUrl?: string; isActive?: boolean; entity?: string; event?: string }, opts: { allowPrivateTargets: boolean },
+): Promise<WebhookRow> {
+  const problems = new ErrorCollector();
+  if (changes.targetUrl !== undefined) await checkTargetUrl(changes.targetUrl, opts.allowPrivateTargets, problems);
+  return db.transaction(async (tx) => {
+    const [stored] = await tx.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).for('update');
+    if (!stored) throw apiError('404', `Webhook ${id} not found.`);
+    for (const name of ['entity', 'event'] as const) {
+      if (changes[name] !== undefined && changes[name] !== stored[name]) problems.add('400', `${name} cannot change; only targetUrl and isActive can. Register a new webhook instead.`, { pointer: attribute(name) });
+    }
+    problems.throwIfAny();
+    // Switching a webhook on again starts its failure count afresh.
+    const reactivated = changes.isActive === true && !stored.isActive;
+    const [row] = await tx.update(webhooks).set({
+      targetUrl: changes.targetUrl ?? stored.targetUrl,
+      isActive: changes.isActive ?? stored.isActive,
+      ...(reactivated ? { consecutiveFailures: 0, deactivatedAt: null } : {}),
+      updatedAt: new Date(),
+    }).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).returning();
+    return row;
+  });
+}
+
+export async function deleteWebhook(db: Db, clientId: number, id: number): Promise<void> {
+  const deleted = await db.delete(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).returning({ id: webhooks.id });
+  if (!deleted.length) throw apiError('404', `Webhook ${id} not found.`);
+}
