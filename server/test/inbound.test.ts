@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { schema } from '../src/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, uniqueNumber } from './support/fixtures.ts';
+import { inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween } from '../src/domain/inbound/lifecycle.ts';
 
 let sb: TestSandbox;
 let client: TestClient;
@@ -226,5 +227,18 @@ describe('tenancy', () => {
     }
     expect((await receive(slip.id, undefined, other.token)).status).toBe(404);
     expect((await sb.call('GET', '/v3/inbounds', { token: other.token })).body.data).toEqual([]);
+  });
+});
+
+describe('lifecycles', () => {
+  it('walk EXPECTED → IN_PROGRESS → CHECKING → CHECKED → COMPLETED and PROCESSING → CHECKING → CHECKED → COMPLETED, never back from COMPLETED', () => {
+    expect(pathBetween(packingSlipTransitions, 'EXPECTED', 'COMPLETED')).toEqual(['IN_PROGRESS', 'CHECKING', 'CHECKED', 'COMPLETED']);
+    expect(pathBetween(inboundTransitions, 'PROCESSING', 'COMPLETED')).toEqual(['CHECKING', 'CHECKED', 'COMPLETED']);
+    expect(() => pathBetween(inboundTransitions, 'COMPLETED', 'CHECKED')).toThrow();
+    expect(() => pathBetween(packingSlipTransitions, 'COMPLETED', 'EXPECTED')).toThrow();
+  });
+
+  it('name the webhook event of every inbound status', () => {
+    expect(inboundEvents).toEqual({ PROCESSING: 'inbound.processing', CHECKING: 'inbound.checking', CHECKED: 'inbound.checked', COMPLETED: 'inbound.processed' });
   });
 });
