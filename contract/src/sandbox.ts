@@ -4,7 +4,9 @@ import { IdParams, defineOperation } from './operation.ts';
 import { SingleDocument } from './jsonapi.ts';
 import { Shipment, ShipmentItem } from './v3/shipments.ts';
 import { Inbound, InboundItem } from './v3/inbound.ts';
+import { ReturnItem } from './v3/returns.ts';
 import { Sku } from './formats.ts';
+import { returnConditions } from './enums.ts';
 
 const tags = ['Sandbox'];
 
@@ -12,7 +14,7 @@ export const sandboxOperations = [
   defineOperation({
     operationId: 'sandboxShipOrder', documents: ['v3'], method: 'POST', path: '/sandbox/orders/{id}/ship', tags, auth: true, success: 201,
     summary: 'Ship an order now (sandbox)',
-    description: 'Creates the shipment of everything still open on the order, with its items, and moves it to SHIPPED with tracking. Afterwards the order is fulfilled and refuses changes (422). Sandbox only.',
+    description: 'Takes the order through the simulated warehouse to SHIPPED now: a shipment already under way continues, and everything still open gets a shipment that walks READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP → SHIPPED at once, with every webhook event on the way, tracking (stage LABELLED) and SHIPMENT stock mutations. It works whatever the stock and even when the order is on hold: where stock is short the missing goods are first booked in with a visible CORRECTION mutation (correction code ADJUSTMENT). Afterwards the order is fulfilled and refuses changes (422). An order that is Not Valid (its address lacks a house number) answers 422. Sandbox only.',
     params: IdParams,
     responses: { 201: { description: 'The shipment, with its items included.', schema: SingleDocument(Shipment, [ShipmentItem]) } },
     errors: ['401', '404-5', '406', '422'],
@@ -31,6 +33,63 @@ export const sandboxOperations = [
     requestExample: { items: [{ sku: 'SKU-TSHIRT-M', quantity: 90 }, { sku: 'SKU-MUG', quantity: 30 }] },
     responses: { 201: { description: 'The new inbound, with its items included.', schema: SingleDocument(Inbound, [InboundItem]) } },
     errors: ['400', '401', '404', '404-1', '406', '409', '415'],
+  }),
+  defineOperation({
+    operationId: 'sandboxAdvanceClock', documents: ['v3'], method: 'POST', path: '/sandbox/clock/advance', tags, auth: true, success: 200,
+    summary: 'Advance your clock (sandbox)',
+    description: 'Moves your own simulated clock forward (no other client\'s) and runs everything that falls due meanwhile, in order: packing slips expected by then arrive and are received, orders that are not on hold and have stock get a shipment, shipments move one status per warehouse step (`SANDBOX_STEP_SECONDS`, default 30 s of your clock) to SHIPPED and their tracking on to DELIVERED, checked inbounds complete 2 hours after CHECKED, and expiration statuses follow the date. Webhook events are sent for each move. Without these calls the warehouse runs on real time.',
+    body: Type.Object({ seconds: Type.Integer({ minimum: 1, maximum: 366 * 86_400, description: 'Seconds to move forward; at most a year.' }) }, { additionalProperties: false }),
+    requestExample: { seconds: 3600 },
+    responses: {
+      200: {
+        description: 'Your clock after the advance.',
+        schema: Type.Object({
+          data: Type.Object({
+            type: Type.Literal('clock'),
+            id: Type.Integer({ minimum: 1, description: 'Your client id: each client has its own clock.' }),
+            attributes: Type.Object({
+              now: Type.String({ format: 'date-time', description: 'Your clock\'s time now.' }),
+              offsetSeconds: Type.Integer({ description: 'How far your clock runs ahead of real time.' }),
+            }),
+          }),
+        }),
+      },
+    },
+    errors: ['400', '401', '406', '415'],
+  }),
+  defineOperation({
+    operationId: 'sandboxAdvanceShipment', documents: ['v3'], method: 'POST', path: '/sandbox/shipments/{id}/advance', tags, auth: true, success: 200,
+    summary: 'Move a shipment one step (sandbox)',
+    description: 'One warehouse step for this shipment now: READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP (labelled, with tracking and colli) → SHIPPED (stock booked out; 409 when the stock is not there), or after SHIPPED the next tracking stage (LABELLED → ACCEPTED → SORTED → IN_DELIVERY → AT_PUP for pick-up points → DELIVERED). A shipment in ERROR is resolved by the operator and goes back to READY_TO_PICK. A delivered shipment answers 409.',
+    params: IdParams,
+    responses: { 200: { description: 'The shipment after the step, with its items included.', schema: SingleDocument(Shipment, [ShipmentItem]) } },
+    errors: ['401', '404', '406', '409'],
+  }),
+  defineOperation({
+    operationId: 'sandboxFailShipment', documents: ['v3'], method: 'POST', path: '/sandbox/shipments/{id}/error', tags, auth: true, success: 200,
+    summary: 'Put a shipment in ERROR (sandbox)',
+    description: 'The warehouse hits a problem: the shipment goes to ERROR and waits for operator action (`POST /sandbox/shipments/{id}/advance`). A shipped shipment never changes: 409.',
+    params: IdParams,
+    responses: { 200: { description: 'The shipment in ERROR, with its items included.', schema: SingleDocument(Shipment, [ShipmentItem]) } },
+    errors: ['401', '404', '406', '409'],
+  }),
+  defineOperation({
+    operationId: 'sandboxReturnShipment', documents: ['v3'], method: 'POST', path: '/sandbox/shipments/{id}/return', tags, auth: true, success: 201,
+    summary: 'Return shipped goods (sandbox)',
+    description: 'The consumer sends goods of a SHIPPED shipment back and the warehouse processes them at once, in the shipment\'s warehouse: condition RETURN goes back to stock (restocked), DAMAGED goes to a DAMAGED location with quality DAMAGED, UNKNOWN waits on a RETURN location. Each item books a RETURN stock mutation and appears in `GET /v3/returnItems`. A sku that is not on the shipment or more than was shipped answers 400 or 404; a shipment that is not SHIPPED answers 409.',
+    params: IdParams,
+    body: Type.Object({
+      items: Type.Array(Type.Object({
+        sku: Sku,
+        quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+        condition: Type.Union(returnConditions.map((c) => Type.Literal(c)), { description: 'RETURN (restockable), DAMAGED or UNKNOWN.' }),
+        returnReasonId: Type.Optional(Type.Integer({ minimum: 1, description: 'One of your return reasons (GET /settings/get).' })),
+        comment: Type.Optional(Type.String({ maxLength: 1000 })),
+      }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
+    }, { additionalProperties: false }),
+    requestExample: { items: [{ sku: 'SKU-TSHIRT-M', quantity: 1, condition: 'RETURN' }, { sku: 'SKU-MUG', quantity: 1, condition: 'DAMAGED', comment: 'Broken handle' }] },
+    responses: { 201: { description: 'The processed return items.', schema: Type.Object({ data: Type.Array(ReturnItem) }) } },
+    errors: ['400', '401', '404', '406', '409', '415'],
   }),
 ];
 

@@ -22,6 +22,8 @@ import { webhookRoutes } from './v3/webhooks.ts';
 import { referenceCollectionRoutes } from './v3/reference-collections.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
 import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
+import { sandboxRoutes } from './v3/sandbox.ts';
+import { setEventLinkBase } from './domain/webhooks/payloads.ts';
 import { stockRoutes } from './v3/stock.ts';
 import { inboundRoutes } from './v3/inbound.ts';
 import { returnRoutes } from './v3/returns.ts';
@@ -67,6 +69,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(v2BodyPlugin);
 
+  setEventLinkBase(config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`);
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl) };
   authRoutes(app, context);
   orderRoutes(app, context);
@@ -76,6 +79,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   referenceCollectionRoutes(app, context);
   attachmentRoutes(app, context);
   webhookDeliveryRoutes(app, context);
+  sandboxRoutes(app, context);
   stockRoutes(app, context);
   inboundRoutes(app, context);
   returnRoutes(app, context);

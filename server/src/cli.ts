@@ -6,6 +6,7 @@ import { openDatabase } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { createClient, listClients, UsernameTakenError } from './domain/clients/service.ts';
 import { startDispatcher } from './domain/webhooks/dispatcher.ts';
+import { startPacer } from './warehouse/simulator.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
@@ -34,7 +35,11 @@ async function start() {
     intervalMs: 1000,
     onError: (error) => app.log.error({ err: error }, 'webhook dispatch round failed'),
   });
-  app.addHook('onClose', () => dispatcher.stop());
+  const pacer = startPacer(database.db, {
+    stepSeconds: config.sandboxStepSeconds,
+    onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
+  });
+  app.addHook('onClose', () => Promise.all([dispatcher.stop(), pacer.stop()]).then(() => undefined));
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();

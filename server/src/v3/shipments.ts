@@ -1,10 +1,10 @@
-// v3 shipments (read-only) and the sandbox helper that ships an order.
+// v3 shipments (read-only).
 import type { FastifyInstance } from 'fastify';
 import { shipmentStatuses } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { findShipment, itemsOf, listShipments, shipOrderNow, type ShipmentRow } from '../domain/shipments/service.ts';
+import { findShipment, itemsOf, listShipments, type ShipmentRow } from '../domain/shipments/service.ts';
 import { shipmentItemResource, shipmentResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
 
@@ -44,11 +44,4 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
     return { data: data[0], ...(included ? { included } : {}) };
   });
 
-  route(app, 'sandboxShipOrder', async (request) => {
-    const base = baseOf(request);
-    const id = await shipOrderNow(db, request.client, request.params.id);
-    const shipment = await findShipment(db, request.client, id);
-    const { data, included } = await shipmentDocuments([shipment!], new Set(includable), base);
-    return { data: data[0], included };
-  });
 }

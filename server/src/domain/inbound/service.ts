@@ -9,7 +9,8 @@ import type { Page } from '../../http/query.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import { pickLocation, putStock } from '../inventory/service.ts';
-import { inboundTransitions, packingSlipTransitions, pathBetween, type InboundStatus, type PackingSlipStatus } from './lifecycle.ts';
+import { emitInboundEvent } from '../webhooks/payloads.ts';
+import { inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween, type InboundStatus, type PackingSlipStatus } from './lifecycle.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
 
@@ -162,7 +163,8 @@ export async function completeDueInbounds(db: Db, client: Client): Promise<void>
   await db.transaction(async (tx) => {
     const done = await tx.update(inbounds).set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
       .where(and(eq(inbounds.clientId, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
-      .returning({ slipId: inbounds.inboundPackingSlipId });
+      .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
+    for (const inbound of done) await emitInboundEvent(tx as unknown as Db, client, inbound.id, inboundEvents.COMPLETED, inbound.completedOn!);
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
     await tx.update(inboundPackingSlips).set({
@@ -267,9 +269,11 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     }
 
     // The sandbox counts and matches at once: the inbound walks to CHECKED now, which starts its 2-hour window.
-    let inboundFields: Partial<InboundRow> = {};
-    for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) inboundFields = { ...inboundFields, ...inboundStatusFields(status, now), status };
-    await tx.update(inbounds).set(inboundFields).where(eq(inbounds.id, inbound.id));
+    await emitInboundEvent(tx, client, inbound.id, inboundEvents.PROCESSING, now);
+    for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) {
+      await tx.update(inbounds).set({ ...inboundStatusFields(status, now), status }).where(eq(inbounds.id, inbound.id));
+      await emitInboundEvent(tx, client, inbound.id, inboundEvents[status], now);
+    }
 
     const after = await tx.select({ quantity: inboundPackingSlipItems.quantity, received: inboundPackingSlipItems.received })
       .from(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));

@@ -1,0 +1,44 @@
+// Expiration status of perishable stock as the client's clock passes the product's margins: OK → WARNING (within the
+// warning days) → OVERDUE (within the margin: no longer shipped) → EXPIRED. Overdue and expired goods change quality,
+// with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { expirationStatuses } from '@shopapi/contract';
+import { schema, type Db } from '../db/index.ts';
+import type { Client } from '../domain/clients/service.ts';
+
+const { stock, stockMutations, products } = schema;
+
+type ExpirationStatus = (typeof expirationStatuses)[number];
+
+const rank: Record<ExpirationStatus, number> = { OK: 0, WARNING: 1, OVERDUE: 2, EXPIRED: 3 };
+
+function statusOn(today: string, expirationDate: string, marginDays: number, warningDays: number): ExpirationStatus {
+  const daysLeft = Math.round((Date.parse(expirationDate) - Date.parse(today)) / 86_400_000);
+  if (daysLeft <= 0) return 'EXPIRED';
+  if (daysLeft <= marginDays) return 'OVERDUE';
+  if (daysLeft <= warningDays) return 'WARNING';
+  return 'OK';
+}
+
+export async function updateExpirationStatuses(db: Db, client: Client, now: Date): Promise<void> {
+  const today = now.toISOString().slice(0, 10);
+  await db.transaction(async (tx) => {
+    const rows = await tx.select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
+      .from(stock).innerJoin(products, eq(products.id, stock.productId))
+      .where(and(eq(stock.clientId, client.id), isNotNull(stock.expirationDate), sql`${stock.expirationStatus} <> 'EXPIRED'`))
+      .for('update', { of: stock });
+    for (const { stock: row, margin, warning } of rows) {
+      const status = statusOn(today, row.expirationDate!, margin ?? 0, warning ?? margin ?? 0);
+      // The status only moves forward: a clock never runs back.
+      if (rank[status] <= rank[row.expirationStatus as ExpirationStatus]) continue;
+      const quality = status === 'OVERDUE' || status === 'EXPIRED' ? status : row.quality;
+      await tx.update(stock).set({ expirationStatus: status, quality, modifiedOn: now }).where(eq(stock.id, row.id));
+      if (quality === row.quality) continue;
+      const base = {
+        clientId: client.id, productId: row.productId, sku: row.sku, type: 'QUALITY', createdOn: now, warehouseCode: row.warehouseCode, locationType: row.locationType,
+        locationCode: row.locationCode, status: row.status, expirationDate: row.expirationDate, lotNumber: row.lotNumber, remarks: `Expiration status ${status}.`,
+      };
+      await tx.insert(stockMutations).values([{ ...base, quantity: -row.quantity, quality: row.quality }, { ...base, quantity: row.quantity, quality }]);
+    }
+  });
+}
