@@ -68,6 +68,8 @@ export const v2Messages = {
 export const tokenErrors = {
   invalidGrant: { error: 'invalid_grant', error_description: 'The user name or password is incorrect.' },
   unsupportedGrantType: { error: 'unsupported_grant_type', error_description: 'The grant type must be password.' },
+  /** Anything else wrong with the request: a missing field, a body that is not form-encoded. */
+  invalidRequest: (detail: string) => ({ error: 'invalid_request', error_description: detail }),
 } as const;
 
 /** v2 error bodies (v2 spec section 8). */

@@ -4,10 +4,13 @@ import { Nullable } from './formats.ts';
 
 export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
 
-export const ResourceId = Type.Integer({ minimum: 1, description: 'Identifier assigned by the server.', examples: [1] });
+/** Ids are PostgreSQL integers: anything larger cannot name a resource. */
+export const MAX_ID = 2147483647;
+
+export const ResourceId = Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Identifier assigned by the server.', examples: [1] });
 
 /** Ids in requests may be JSON numbers or strings (existing clients send both). */
-export const RequestId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]+$' })]);
+export const RequestId = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'An id as a numeric string.' })]);
 /** Client-chosen provisional id: only links resources inside one request. */
 export const ProvisionalId = Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 100 })]);
 
@@ -73,5 +76,6 @@ export function RequestToOne(type: string, opts: { provisional?: boolean } = {})
  * and OpenAPI readers see the discriminator.
  */
 export function OneOfByType<T extends TObject[]>(schemas: [...T], description?: string) {
-  return Type.Unsafe<Static<TUnion<T>>>({ oneOf: schemas, discriminator: { propertyName: 'type' }, ...(description ? { description } : {}) });
+  // type and required come first so a validator never reads the discriminator of a non-object.
+  return Type.Unsafe<Static<TUnion<T>>>({ type: 'object', required: ['type'], oneOf: schemas, discriminator: { propertyName: 'type' }, ...(description ? { description } : {}) });
 }

@@ -70,7 +70,8 @@ function implicitErrors(op: Operation): ErrorCode[] {
     codes.push('406');
     if (op.body) codes.push('415');
   }
-  if (op.params) codes.push('404');
+  // A path parameter that does not name a resource is a 404; one that is not even valid URL encoding, a 400.
+  if (op.params) codes.push('404', '400');
   if (op.rateLimit) codes.push('429');
   return codes;
 }

@@ -1,6 +1,7 @@
 // One operation of the API: the single description the server routes from and the OpenAPI documents are built from.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { limits } from './limits.ts';
+import { MAX_ID } from './jsonapi.ts';
 import type { ErrorCode } from './errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -46,12 +47,12 @@ export function defineOperation(op: Operation): Operation {
   return op;
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Resource id.' }) });
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Resource id.' }) });
 
 /** Cursor pagination query parameters shared by every v3 collection. */
 export const PageQuery = {
-  'page[cursor]': Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0, description: 'Id of the last entity seen; that entity is not repeated. Default 0.' })),
-  'page[size]': Type.Optional(Type.Integer({ minimum: 1, default: limits.pageSizeDefault, description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}.` })),
+  'page[cursor]': Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, default: 0, description: 'Id of the last entity seen; that entity is not repeated. Default 0.' })),
+  'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: limits.pageSizeDefault, description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}.` })),
 };
 
 export function IncludeQuery(paths: string[]) {

@@ -57,7 +57,7 @@ export const authOperations = [
     requestExample: { grant_type: 'password', username: 'demo', password: 'secret' },
     responses: {
       200: { description: 'The token.', schema: TokenResponse, contentType: 'application/json' },
-      400: { description: 'Wrong credentials or grant type.', schema: TokenError, contentType: 'application/json', example: { error: 'invalid_grant', error_description: 'The user name or password is incorrect.' } },
+      400: { description: 'Wrong credentials (invalid_grant), a grant type other than password (unsupported_grant_type), or a malformed request (invalid_request, also for a body that is not form-encoded).', schema: TokenError, contentType: 'application/json', example: { error: 'invalid_grant', error_description: 'The user name or password is incorrect.' } },
     },
   }),
   defineOperation({

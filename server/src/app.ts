@@ -13,6 +13,7 @@ import { jsonApiPlugin, sendError } from './http/jsonapi.ts';
 import { authPlugin } from './http/auth.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { inputGuardPlugin } from './http/input-guard.ts';
 import { baseUrl } from './http/query.ts';
 import { authRoutes } from './v2/auth.ts';
 import { orderRoutes } from './v3/orders.ts';
@@ -66,6 +67,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
   await app.register(jsonApiPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(v2BodyPlugin);
 

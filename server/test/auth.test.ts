@@ -35,15 +35,19 @@ describe('POST /token', () => {
     }
   });
 
-  it('answers 400 when the form lacks the username', async () => {
+  it('answers 400 invalid_request when the form lacks the username or is not form-encoded', async () => {
     const answer = await sb.call('POST', '/token', { form: { grant_type: 'password', password: 'x' } });
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('invalid_grant');
+    expect(answer.body.error).toBe('invalid_request');
+    const xml = await sb.call('POST', '/token', { payload: '<token/>', headers: { 'content-type': 'application/xml' } });
+    expect(xml.status).toBe(400);
+    expect(xml.body.error).toBe('invalid_request');
   });
 
-  it('refuses a grant type other than password', async () => {
+  it('refuses a grant type other than password with unsupported_grant_type', async () => {
     const answer = await sb.call('POST', '/token', { form: { grant_type: 'client_credentials', username: client.username, password: client.password } });
     expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: 'unsupported_grant_type', error_description: 'The grant type must be password.' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '../src/db/index.ts';
-import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
+import { startSandbox, type Answer, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, dutchAddress, orderDocument as documentFor, uniqueNumber } from './support/fixtures.ts';
 
 let sb: TestSandbox;
@@ -129,7 +129,7 @@ describe('POST /v3/orders', () => {
   });
 
   it('vat takes at most 3 decimals and stays below 1; price takes 2 decimals', async () => {
-    expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, price: 1.25, vat: 0.125 }] }))).status).toBe(201);
+    expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, price: 9.95, vat: 0.125 }, { sku: 'MUG', quantity: 1, price: 0.07, vat: 0.21 }] }))).status).toBe(201);
     expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, vat: 0.1255 }] }))).status).toBe(400);
     expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, vat: -0.1 }] }))).status).toBe(400);
   });
@@ -226,7 +226,7 @@ describe('GET /v3/orders: pagination and filters', () => {
     let url: string | undefined = '/v3/orders?page[size]=2';
     let pages = 0;
     while (url) {
-      const answer = await sb.call('GET', url, { token: lister.token });
+      const answer: Answer = await sb.call('GET', url, { token: lister.token });
       expect(answer.status).toBe(200);
       seen.push(...answer.body.data.map((o: { id: number }) => o.id));
       expect(answer.body.links.self).toContain('/v3/orders');

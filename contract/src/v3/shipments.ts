@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { shipmentStatuses, trackingStages, trackingStatuses } from '../enums.ts';
 import { DateOnly, ListFilter, Nullable } from '../formats.ts';
-import { CollectionDocument, Resource, SingleDocument, ToMany, ToOne } from '../jsonapi.ts';
+import { CollectionDocument, MAX_ID, Resource, SingleDocument, ToMany, ToOne } from '../jsonapi.ts';
 import { IdParams, IncludeQuery, PageQuery, defineOperation } from '../operation.ts';
 import { limits } from '../limits.ts';
 
@@ -59,7 +59,7 @@ export const shipmentOperations = [
       'filter[status][in]': Type.Optional(ListFilter('Statuses.', ['SHIPPED'])),
       'filter[orderType][in]': Type.Optional(ListFilter('Order type ids (integers).', ['1,2'])),
       'filter[reference][in]': Type.Optional(ListFilter('Order references.')),
-      orderId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only shipments of this order.' })),
+      orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only shipments of this order.' })),
       externalOrderNumber: Type.Optional(Type.String({ minLength: 1, maxLength: limits.externalOrderNumberMax, description: 'Only shipments of the order with this number.' })),
     }),
     responses: { 200: { description: 'A page of shipments.', schema: CollectionDocument(Shipment, [ShipmentItem]) } },

@@ -68,7 +68,10 @@ function renderV2(reply: FastifyReply, status: number, message: string, result: 
 export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, items: ErrorItem[], v2Result: unknown = null) {
   const kind = apiKindOf(request);
   if (kind === 'v3') return renderV3(reply, status, items);
-  if (kind === 'token' && status === 400) return reply.code(400).type('application/json').serializer(JSON.stringify).send(tokenErrors.invalidGrant);
+  // The token endpoint answers every problem with 400 and an OAuth 2.0 error body.
+  if (kind === 'token') return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
+  // v2 clients get the documented malformed-content answer for a body in a type the API does not read.
+  if (status === 415) return renderV2(reply, 400, v2Messages.malformed, v2Result);
   return renderV2(reply, status, items.map((i) => i.detail).join(' '), v2Result);
 }
 
@@ -104,6 +107,11 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
         return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
       }
     }
+  });
+
+  // Fastify appends "; charset=utf-8" to JSON-like types; JSON:API answers carry the media type without parameters.
+  app.addHook('onSend', async (_request, reply) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

@@ -7,8 +7,9 @@ import type { ErrorItem } from './errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const bodyAjv = addFormats(new Ajv({ allErrors: true, discriminator: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false }));
-const textAjv = addFormats(new Ajv({ allErrors: true, discriminator: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false }));
+// multipleOfPrecision: prices like 9.95 are not an exact binary multiple of 0.01; compare to 9 decimals.
+const bodyAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false }));
+const textAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false }));
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
