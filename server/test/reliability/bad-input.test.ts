@@ -1,0 +1,99 @@
+// Bad input, generated from the contract for every operation: removed fields, hostile values at every depth,
+// malformed bodies, wrong content types, huge bodies, hostile path ids and query values.
+// Every answer: no 5xx, documented status and format for its version (the harness checks the OpenAPI document),
+// and a rejected write leaves the database exactly as it was.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { operations, type Operation } from '@shopapi/contract';
+import { startSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { buildWorld, pathFor, type World } from '../support/world.ts';
+import { bodyMutations, hostileIds, hostileQueryValues, malformedBodies } from '../support/mutations.ts';
+import type { Db } from '../../src/db/index.ts';
+
+let sb: TestSandbox;
+let world: World;
+let sent = 0;
+
+/** Request accounting, not data: counted on every request, rejected or not. */
+const accountingTables = new Set(['rate_limit_counters', 'tokens', '__drizzle_migrations']);
+
+async function fingerprint(db: Db): Promise<string> {
+  const tables = await db.execute<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+  const parts: string[] = [];
+  for (const { table_name: name } of (tables as unknown as { rows: { table_name: string }[] }).rows) {
+    if (accountingTables.has(name)) continue;
+    const result = await db.execute(sql.raw(`select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as f from "${name}" t`));
+    parts.push(`${name}=${(result as unknown as { rows: { f: string }[] }).rows[0].f}`);
+  }
+  return parts.join(';');
+}
+
+const isWrite = (op: Operation) => op.method !== 'GET';
+const jsonBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? []).some((t) => t !== 'application/json' && t !== 'application/vnd.api+json');
+const contentTypeOf = (op: Operation) => op.bodyContentTypes?.[0] ?? (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/') ? 'application/vnd.api+json' : 'application/json');
+
+/** Sends one bad request; checks no 5xx, and that a rejected write changed nothing. */
+async function probe(op: Operation, url: string, opts: { payload?: string | Buffer; contentType?: string }, label: string) {
+  const before = isWrite(op) ? await fingerprint(sb.database.db) : '';
+  const answer = await sb.call(op.method, url, { token: op.auth ? world.client.token : undefined, payload: opts.payload, headers: opts.contentType ? { 'content-type': opts.contentType } : {} })
+    .catch((error: Error) => {
+      throw new Error(`${op.method} ${url} (${label}): ${error.message}`);
+    });
+  sent++;
+  expect(answer.status, `${op.method} ${url} (${label}): ${answer.raw.slice(0, 300)}`).toBeLessThan(500);
+  if (isWrite(op) && answer.status >= 400) {
+    expect(await fingerprint(sb.database.db), `${op.method} ${url} (${label}) was rejected with ${answer.status} but changed the database`).toBe(before);
+  }
+}
+
+beforeAll(async () => {
+  sb = await startSandbox({ rateLimitPerHour: 1_000_000_000 });
+  world = await buildWorld(sb, await sb.newClient());
+});
+afterAll(() => sb.close());
+
+describe('bad input, generated from the contract', () => {
+  it('every operation with path parameters can be reached with ids from the test world', () => {
+    const unreachable = operations.filter((op) => op.params && !pathFor(op, world)).map((op) => `${op.method} ${op.path}`);
+    expect(unreachable).toEqual([]);
+  });
+
+  describe.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s', (_name, op) => {
+    it('survives hostile path ids', async () => {
+      if (!op.params) return;
+      for (const id of hostileIds) await probe(op, pathFor(op, world, id)!, {}, `path id ${id}`);
+    });
+
+    it('survives hostile query values', async () => {
+      const url = pathFor(op, world);
+      if (!op.query || !url) return;
+      for (const name of Object.keys(op.query.properties)) {
+        for (const value of hostileQueryValues) await probe(op, `${url}?${encodeURIComponent(name)}=${encodeURIComponent(value)}`, {}, `${name}=${value.slice(0, 20)}`);
+      }
+    });
+
+    it('survives malformed bodies, wrong content types and a huge body', async () => {
+      const url = pathFor(op, world);
+      if (!op.body || !url) return;
+      const contentType = contentTypeOf(op);
+      for (const [label, payload] of malformedBodies) await probe(op, url, { payload, contentType }, label);
+      for (const wrong of ['text/plain', 'application/xml', 'application/vnd.api+json; charset=utf-8', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded']) {
+        await probe(op, url, { payload: 'a=1&b=%ZZ', contentType: wrong }, `content type ${wrong}`);
+      }
+      await probe(op, url, { payload: JSON.stringify({ data: 'x'.repeat(2 * 1024 * 1024) }), contentType }, 'a 2 MiB body');
+    });
+
+    it('survives every field removed or replaced by a hostile value, at every depth', async () => {
+      const url = pathFor(op, world);
+      if (!jsonBody(op) || op.requestExample === undefined || !url) return;
+      for (const mutation of bodyMutations(op.requestExample)) {
+        await probe(op, url, { payload: JSON.stringify(mutation.value), contentType: contentTypeOf(op) }, mutation.name);
+      }
+    });
+  });
+
+  it('sent a substantial number of bad requests', () => {
+    console.log(`bad-input suite: ${sent} requests`);
+    expect(sent).toBeGreaterThan(1000);
+  });
+});

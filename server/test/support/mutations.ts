@@ -1,0 +1,75 @@
+// Bad-input generation: from a valid example value, every way a client can get it wrong.
+export interface Mutation { name: string; value: unknown }
+
+const hostileValues: [string, unknown][] = [
+  ['null', null],
+  ['number', 123456789],
+  ['negative', -1],
+  ['zero', 0],
+  ['huge number', 1e308],
+  ['fraction', 0.123456789],
+  ['boolean', true],
+  ['empty string', ''],
+  ['array', [1, 'two']],
+  ['object', { nested: { deeper: [] } }],
+  ['long string', 'x'.repeat(10_000)],
+  ['NUL byte', 'a\u0000b'],
+  ['lone surrogate', '\ud800abc'],
+  ['emoji and RTL', '🚚\u202eدكان\u200b'],
+  ['numeric string', '42'],
+  ['whitespace', '   '],
+  ['SQL-looking', "'; DROP TABLE orders; --"],
+];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function setAt(root: Json, path: (string | number)[], value: unknown, remove = false): Json {
+  const copy = structuredClone(root);
+  let node = copy as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1];
+  if (remove) {
+    if (Array.isArray(node)) node.splice(Number(last), 1);
+    else delete node[last];
+  } else node[last] = value;
+  return copy;
+}
+
+function paths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
+  if (value === null || typeof value !== 'object') return prefix.length ? [prefix] : [];
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  return [...(prefix.length ? [prefix] : []), ...entries.flatMap(([k, v]) => paths(v as Json, [...prefix, k]))];
+}
+
+/** Every field removed, replaced by a hostile value, plus extra fields, at every depth of the example. */
+export function bodyMutations(example: unknown): Mutation[] {
+  const base = example as Json;
+  const out: Mutation[] = [];
+  for (const path of paths(base)) {
+    const where = `/${path.join('/')}`;
+    out.push({ name: `${where} removed`, value: setAt(base, path, undefined, true) });
+    for (const [label, value] of hostileValues) out.push({ name: `${where} = ${label}`, value: setAt(base, path, value) });
+  }
+  out.push({ name: 'extra top-level field', value: { ...(base as object), unexpected: 'field' } });
+  out.push({ name: 'empty object', value: {} });
+  out.push({ name: 'array instead of object', value: [base] });
+  out.push({ name: 'string instead of object', value: 'data' });
+  return out;
+}
+
+/** Raw bodies that are not what the content type says. */
+export const malformedBodies: [string, string | Buffer][] = [
+  ['truncated JSON', '{"data": {"type": "order", "attributes": {'],
+  ['trailing garbage', '{"data": {}} trailing'],
+  ['not JSON at all', 'hello, warehouse'],
+  ['empty body', ''],
+  ['JSON null', 'null'],
+  ['deeply nested', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+  ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+  ['BOM then JSON', '\ufeff{"data": {}}'],
+];
+
+export const hostileIds = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1e3', '1.5', '%00', '%2e%2e', "1'", '１'];
+
+/** Query values for each parameter: wrong types, out of range, hostile text. */
+export const hostileQueryValues = ['-1', '0', 'abc', '1e999', '', ',', 'a,a', 'x'.repeat(5000), '%00', '\u202e', '[]', '{"$gt":0}'];
