@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db } from '../src/db/index.ts';
-import { bookShipmentStock } from '../src/domain/inventory/service.ts';
 import { processReturnItems, registerReturn } from '../src/domain/returns/service.ts';
 import type { Client } from '../src/domain/clients/service.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
@@ -22,7 +20,6 @@ beforeAll(async () => {
   const order = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { externalOrderNumber: 'RT-ORDER-1', items: [{ sku: 'RT-A', quantity: 3 }, { sku: 'RT-B', quantity: 2 }] }) });
   const shipped = await sb.call('POST', `/sandbox/orders/${order.body.data.id}/ship`, { token: client.token });
   shipment = shipped.body;
-  await sb.database.db.transaction((tx) => bookShipmentStock(tx as unknown as Db, domain, shipment.data.id));
 });
 afterAll(() => sb.close());
 

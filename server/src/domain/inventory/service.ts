@@ -3,7 +3,6 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { limits, type correctionCodes, type stockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError } from '../../http/errors.ts';
 import type { Page } from '../../http/query.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
@@ -303,27 +302,4 @@ export async function takeStock(tx: Db, client: Client, input: { productId: numb
     taken.push({ quantity, lotNumber: row.lotNumber, expirationDate: row.expirationDate });
   }
   return { taken, missing };
-}
-
-/**
- * Books a shipment's goods out of its warehouse with SHIPMENT mutations. Call it inside the transaction that ships.
- * A shortage is a 409, unless correctShortage books the missing goods in first with a visible CORRECTION (ADJUSTMENT),
- * which the sandbox's "ship now" uses so it never blocks an integrator.
- */
-export async function bookShipmentStock(tx: Db, client: Client, shipmentId: number, opts: { correctShortage?: boolean } = {}): Promise<void> {
-  const [shipment] = await tx.select().from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, shipmentId)));
-  if (!shipment) throw apiError('404', `Shipment ${shipmentId} not found.`);
-  const items = await tx.select().from(shipmentItems).where(eq(shipmentItems.shipmentId, shipment.id)).orderBy(asc(shipmentItems.id));
-  const now = clientNow(client);
-  for (const item of items) {
-    const link: MutationLink = { type: 'SHIPMENT', shipmentItemId: item.id };
-    const want = { productId: item.productId, warehouseCode: shipment.warehouseCode, quantity: item.quantity };
-    let { missing } = await takeStock(tx, client, want, link, now);
-    if (missing > 0 && opts.correctShortage) {
-      await putStock(tx, client, pickLocation(shipment.warehouseCode, item.productId), { productId: item.productId, sku: item.sku, quantity: missing },
-        { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: `Booked in to ship shipment ${shipment.id}.` }, now);
-      ({ missing } = await takeStock(tx, client, { ...want, quantity: missing }, link, now));
-    }
-    if (missing > 0) throw apiError('409', `Not enough stock of "${item.sku}" in ${shipment.warehouseCode}: ${missing} missing for shipment ${shipment.id}.`);
-  }
 }
