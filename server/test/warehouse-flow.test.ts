@@ -195,6 +195,25 @@ describe('the warehouse on the client clock', () => {
     expect(await levelsOf('MUG')).toMatchObject({ physical: 0 });
   });
 
+  it('puts a shipment in ERROR when its reserved goods are gone at shipping; advance answers 409 until they are back', async () => {
+    const reserved = await placeOrder([{ sku: 'SHIRT', quantity: 1 }]);
+    await advance(1);
+    const [shipment] = (await shipmentsOf(reserved)).data;
+    expect(shipment.attributes.status).toBe('READY_TO_PICK');
+    // "Ship now" takes what is on the shelf, reserved or not.
+    const physical = (await levelsOf('SHIRT')).physical;
+    expect((await call('POST', `/sandbox/orders/${await placeOrder([{ sku: 'SHIRT', quantity: physical }])}/ship`)).status).toBe(201);
+    await advance(3 * step);
+    expect((await shipmentsOf(reserved)).data[0].attributes.status).toBe('ERROR');
+    expect((await call('POST', `/sandbox/shipments/${shipment.id}/advance`)).body.data.attributes.status).toBe('READY_TO_PICK');
+    expect((await call('POST', `/sandbox/shipments/${shipment.id}/advance`)).body.data.attributes.status).toBe('READY_TO_SORT');
+    expect((await call('POST', `/sandbox/shipments/${shipment.id}/advance`)).body.data.attributes.status).toBe('READY_TO_SHIP');
+    const refused = await call('POST', `/sandbox/shipments/${shipment.id}/advance`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors[0].detail).toMatch(/Not enough stock of "SHIRT"/);
+    expect(await levelsOf('SHIRT')).toMatchObject({ physical: 0, outbound: 1, free: 0 });
+  });
+
   it('returns goods of a shipment: return items with condition, RETURN mutations, damaged goods in DAMAGED quality', async () => {
     const [shipment] = (await shipmentsOf(orderId)).data;
     const returned = await call('POST', `/sandbox/shipments/${shipment.id}/return`, {
@@ -218,9 +237,17 @@ describe('the warehouse on the client clock', () => {
     expect((await call('GET', `/v3/inboundPackingSlips/${slipId}`)).body.data.attributes.status).toBe('COMPLETED');
   });
 
-  it('sends every event to the receiver, signed, in order per entity', async () => {
-    await dispatchDue(sb.database.db, { allowPrivateTargets: true });
+  it('sends every event to the receiver, signed, in order per entity, also after the receiver failed for a while', async () => {
+    receiver.answer = 500;
+    const failed = await dispatchDue(sb.database.db, { allowPrivateTargets: true });
+    expect(failed.attempted).toBeGreaterThan(10);
+    expect(failed.delivered).toBe(0);
+    receiver.answer = 200;
+    const retried = await dispatchDue(sb.database.db, { allowPrivateTargets: true }, new Date(Date.now() + 10_000));
+    expect(retried).toEqual({ attempted: failed.attempted, delivered: failed.attempted });
+    expect(receiver.requests).toHaveLength(2 * failed.attempted);
     const got = receiver.delivered();
+    expect(got).toHaveLength(failed.attempted);
     expect(got.every((r) => r.verified)).toBe(true);
     const byEntity = new Map<string, string[]>();
     for (const r of got) byEntity.set(`${r.data.type}:${r.data.id}`, [...(byEntity.get(`${r.data.type}:${r.data.id}`) ?? []), r.type]);

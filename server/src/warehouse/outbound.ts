@@ -3,7 +3,7 @@
 // SHIPMENT mutations, and after SHIPPED the carrier moves the tracking stage until DELIVERED.
 // Every move goes through the transition tables of domain/shipments/lifecycle.ts and emits its event in its transaction.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import { houseNumberRequiredCountries, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
 import type { Tracking } from '../db/schema/shipments.ts';
@@ -248,24 +248,41 @@ export async function failShipment(tx: Db, shipment: ShipmentRow) {
   await unschedule(tx, 'shipment', shipment.id);
 }
 
-/** Runs one scheduled move in its own transaction and schedules the next; a shortage when shipping puts the shipment in ERROR instead. */
-export async function runShipmentStep(db: Db, client: Client, shipmentId: number, now: Date, stepSeconds: number): Promise<void> {
+/**
+ * Claims the client's earliest move due by `until` and runs it at its due moment, in one transaction, then schedules the
+ * next. SKIP LOCKED: a move another process is running is left to it. A shortage when shipping puts the shipment in
+ * ERROR instead. Returns false when nothing is due.
+ */
+export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<boolean> {
+  let claimed: number | undefined;
   try {
-    await db.transaction(async (t) => {
+    const ran = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      const [shipment] = await tx.select().from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, shipmentId))).for('update');
-      if (!shipment || shipment.status === 'ERROR') return unschedule(tx, 'shipment', shipmentId);
-      const result = await stepShipment(tx, client, shipment, now, { correctShortage: false });
-      if (result === 'moved') await schedule(tx, client.id, 'shipment', shipmentId, new Date(now.getTime() + stepSeconds * 1000));
-      else await unschedule(tx, 'shipment', shipmentId);
+      const [task] = await tx.select().from(warehouseTasks)
+        .where(and(eq(warehouseTasks.clientId, client.id), eq(warehouseTasks.entity, 'shipment'), lte(warehouseTasks.dueOn, until)))
+        .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id)).limit(1).for('update', { skipLocked: true });
+      if (!task) return false;
+      claimed = task.entityId;
+      const [shipment] = await tx.select().from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, task.entityId))).for('update');
+      if (!shipment || shipment.status === 'ERROR') {
+        await unschedule(tx, 'shipment', task.entityId);
+        return true;
+      }
+      const result = await stepShipment(tx, client, shipment, task.dueOn, { correctShortage: false });
+      if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));
+      else await unschedule(tx, 'shipment', shipment.id);
+      return true;
     });
+    return ran;
   } catch (error) {
-    if (!(error instanceof ShortageError)) throw error;
+    if (!(error instanceof ShortageError) || claimed === undefined) throw error;
+    const shipmentId = claimed;
     await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const [shipment] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for('update');
       await failShipment(tx, shipment);
     });
+    return true;
   }
 }
 

@@ -4,10 +4,10 @@ import { and, asc, eq, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import { schema, type Db } from '../db/index.ts';
 import { clientNow, type Client } from '../domain/clients/service.ts';
 import { completeDueInbounds, receivePackingSlip } from '../domain/inbound/service.ts';
-import { createShipment, runShipmentStep } from './outbound.ts';
+import { createShipment, runNextShipmentStep } from './outbound.ts';
 import { updateExpirationStatuses } from './expiration.ts';
 
-const { clients, orders, shipments, warehouseTasks, inboundPackingSlips } = schema;
+const { clients, orders, shipments, inboundPackingSlips } = schema;
 
 export interface WarehouseOptions {
   /** Seconds of the client's clock between two moves of a shipment. */
@@ -46,13 +46,7 @@ async function receiveArrivedGoods(db: Db, client: Client, now: Date) {
 
 /** Runs every shipment move due up to `until` on the client's clock, earliest first, each at its own due moment. */
 async function runDueTasks(db: Db, client: Client, until: Date, opts: WarehouseOptions) {
-  for (;;) {
-    const [task] = await db.select().from(warehouseTasks)
-      .where(and(eq(warehouseTasks.clientId, client.id), lte(warehouseTasks.dueOn, until)))
-      .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id)).limit(1);
-    if (!task) return;
-    await runShipmentStep(db, client, task.entityId, task.dueOn, opts.stepSeconds);
-  }
+  while (await runNextShipmentStep(db, client, until, opts.stepSeconds));
 }
 
 /**
