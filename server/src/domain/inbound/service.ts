@@ -10,7 +10,7 @@ import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import { pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent } from '../webhooks/payloads.ts';
-import { inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween, type InboundStatus, type PackingSlipStatus } from './lifecycle.ts';
+import { inboundCheckingUpdateEvent, inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween, type InboundStatus, type PackingSlipStatus } from './lifecycle.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
 
@@ -269,8 +269,12 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     }
 
     // The sandbox counts and matches at once: the inbound walks to CHECKED now, which starts its 2-hour window.
+    // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
+    // that location's check is the inbound.checkingUpdate between checking and checked.
+    const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
     await emitInboundEvent(tx, client, inbound.id, inboundEvents.PROCESSING, now);
     for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) {
+      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, client, inbound.id, inboundCheckingUpdateEvent, now);
       await tx.update(inbounds).set({ ...inboundStatusFields(status, now), status }).where(eq(inbounds.id, inbound.id));
       await emitInboundEvent(tx, client, inbound.id, inboundEvents[status], now);
     }
