@@ -76,7 +76,7 @@ export const sandboxOperations = [
   defineOperation({
     operationId: 'sandboxReturnShipment', documents: ['v3'], method: 'POST', path: '/sandbox/shipments/{id}/return', tags, auth: true, success: 201,
     summary: 'Return shipped goods (sandbox)',
-    description: 'The consumer sends goods of a SHIPPED shipment back and the warehouse processes them at once, in the shipment\'s warehouse: condition RETURN goes back to stock (restocked), DAMAGED goes to a DAMAGED location with quality DAMAGED, UNKNOWN waits on a RETURN location. Each item books a RETURN stock mutation and appears in `GET /v3/returnItems`. A sku that is not on the shipment or more than was shipped answers 400 or 404; a shipment that is not SHIPPED answers 409.',
+    description: 'The consumer sends goods of a SHIPPED shipment back and the warehouse processes them at once, in the shipment\'s warehouse: condition RETURN goes back to stock (restocked), DAMAGED goes to a DAMAGED location with quality DAMAGED, UNKNOWN waits on a RETURN location. Each item books a RETURN stock mutation and appears in `GET /v3/returnItems`. A sku that is not on the shipment answers 404-1, more than was shipped 400; a shipment that is not SHIPPED answers 409.',
     params: IdParams,
     body: Type.Object({
       items: Type.Array(Type.Object({
@@ -89,7 +89,7 @@ export const sandboxOperations = [
     }, { additionalProperties: false }),
     requestExample: { items: [{ sku: 'SKU-TSHIRT-M', quantity: 1, condition: 'RETURN' }, { sku: 'SKU-MUG', quantity: 1, condition: 'DAMAGED', comment: 'Broken handle' }] },
     responses: { 201: { description: 'The processed return items.', schema: Type.Object({ data: Type.Array(ReturnItem) }) } },
-    errors: ['400', '401', '404', '406', '409', '415'],
+    errors: ['400', '401', '404', '404-1', '406', '409', '415'],
   }),
 ];
 
