@@ -5,7 +5,7 @@ import {promisify} from 'node:util';
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {servePortal} from '../e2e/static-server';
+import {servePortal} from '../e2e/static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const results = path.join(repository, 'bench', 'RESULTS.md');

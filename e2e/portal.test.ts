@@ -3,8 +3,8 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import type {Browser, BrowserContext, BrowserContextOptions, Page} from 'playwright-core';
-import {launchChromium} from './browser';
-import {servePortal} from './static-server';
+import {launchChromium} from './browser.ts';
+import {servePortal} from './static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const tags = ['authentication', 'design-principles', 'general-concepts', 'json-api', 'pagination', 'shopapi-v-2', 'shopapi-v-3'];

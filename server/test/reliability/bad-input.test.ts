@@ -17,15 +17,18 @@ let sent = 0;
 /** Request accounting, not data: counted on every request, rejected or not. */
 const accountingTables = new Set(['rate_limit_counters', 'tokens', '__drizzle_migrations']);
 
+let fingerprintQuery: ReturnType<typeof sql.raw> | undefined;
+
+/** A digest of every data table in one statement: equal before and after means nothing was written. */
 async function fingerprint(db: Db): Promise<string> {
-  const tables = await db.execute<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
-  const parts: string[] = [];
-  for (const { table_name: name } of (tables as unknown as { rows: { table_name: string }[] }).rows) {
-    if (accountingTables.has(name)) continue;
-    const result = await db.execute(sql.raw(`select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as f from "${name}" t`));
-    parts.push(`${name}=${(result as unknown as { rows: { f: string }[] }).rows[0].f}`);
+  if (!fingerprintQuery) {
+    const tables = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+    const names = (tables as unknown as { rows: { table_name: string }[] }).rows.map((r) => r.table_name).filter((name) => !accountingTables.has(name));
+    const parts = names.map((name) => `(select '${name}=' || count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${name}" t)`);
+    fingerprintQuery = sql.raw(`select ${parts.join(` || ';' || `)} as f`);
   }
-  return parts.join(';');
+  const result = await db.execute(fingerprintQuery);
+  return (result as unknown as { rows: { f: string }[] }).rows[0].f;
 }
 
 const isWrite = (op: Operation) => op.method !== 'GET';

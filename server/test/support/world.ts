@@ -1,43 +1,90 @@
 // One of every resource for a client, made through the API, and the path parameters that name them.
 // Generated tests (bad input, object-level authorization) use it for every operation of the contract:
 // an operation whose path parameters it cannot fill fails those tests, so a new route cannot be forgotten.
-import type { Operation } from '@shopapi/contract';
+import { operations, type Operation } from '@shopapi/contract';
 import type { TestClient, TestSandbox } from './sandbox.ts';
 import { createProducts, orderDocument } from './fixtures.ts';
 
 export interface World {
   client: TestClient;
+  /** Ids by resource name as it appears in paths, lower case (orders, orderitems, webhooks, ...). */
   ids: Record<string, number>;
   sku: string;
 }
 
-export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<World> {
-  const sku = `WORLD-${client.id}`;
-  const [product] = await createProducts(sb, client.token, [sku]);
-  const order = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku, quantity: 2 }] }) })).body.data;
-  const shippedOrder = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku, quantity: 1 }] }) })).body.data;
-  const shipment = (await sb.call('POST', `/sandbox/orders/${shippedOrder.id}/ship`, { token: client.token })).body.data;
-  return {
-    client,
-    sku,
-    ids: {
-      orders: order.id,
-      orderitems: order.relationships.orderItems.data[0].id,
-      shipments: shipment.id,
-      products: product,
-    },
+/** Every sku the request examples mention: the world has products for them, so the examples are valid requests. */
+function exampleSkus(): string[] {
+  const found = new Set<string>();
+  const walk = (value: unknown, key = '') => {
+    if (typeof value === 'string' && key.toLowerCase() === 'sku') found.add(value);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, Array.isArray(value) ? key : k);
   };
+  operations.forEach((op) => walk(op.requestExample));
+  return [...found];
 }
 
-/** The value for each path parameter of an operation, taken from the world; undefined when the world lacks one. */
+async function must(sb: TestSandbox, method: string, url: string, token: string, body?: unknown) {
+  const answer = await sb.call(method, url, { token, body });
+  if (answer.status >= 300) throw new Error(`world: ${method} ${url} answered ${answer.status}: ${answer.raw.slice(0, 300)}`);
+  return answer.body;
+}
+
+export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<World> {
+  const { token } = client;
+  const sku = exampleSkus()[0] ?? `WORLD-${client.id}`;
+  const skus = [...new Set([sku, ...exampleSkus()])];
+  const productIds = await createProducts(sb, token, skus);
+  const ids: Record<string, number> = { products: productIds[0], stocklevels: productIds[0] };
+
+  const slipExample = operations.find((o) => o.operationId === 'createInboundPackingSlip')?.requestExample as { data: { attributes: Record<string, unknown> } } | undefined;
+  if (slipExample) {
+    const slip = structuredClone(slipExample);
+    slip.data.attributes.reference = `WORLD-${client.id}`;
+    ids.inboundpackingslips = (await must(sb, 'POST', '/v3/inboundPackingSlips', token, slip)).data.id;
+    await must(sb, 'POST', `/sandbox/inboundPackingSlips/${ids.inboundpackingslips}/receive`, token);
+    const inbounds = await must(sb, 'GET', '/v3/inbounds?include=inboundItems', token);
+    ids.inbounds = inbounds.data[0]?.id;
+    ids.inbounditems = inbounds.included?.[0]?.id;
+    ids.stock = (await must(sb, 'GET', '/v3/stock', token)).data[0]?.id;
+  }
+
+  const webhook = await sb.call('POST', '/v3/webhooks', { token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks', isActive: true } } } });
+  if (webhook.status === 201) ids.webhooks = webhook.body.data.id;
+
+  const order = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 2 }] }))).data;
+  ids.orders = order.id;
+  ids.orderitems = order.relationships.orderItems.data[0].id;
+  const shippedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
+  ids.shipments = (await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token)).data.id;
+
+  if (ids.webhooks) {
+    const deliveries = await sb.call('GET', `/sandbox/webhooks/${ids.webhooks}/deliveries`, { token });
+    ids.deliveries = deliveries.body?.data?.[0]?.id;
+  }
+  const settings = (await must(sb, 'GET', '/settings/get', token)).result;
+  ids.returnreasons = settings.returnReasons[0].id;
+  ids.shippingmethods = settings.mainShippingMethods[0].id;
+  ids.returnshippingmethods = settings.returnShippingMethods[0].id;
+  return { client, ids, sku };
+}
+
+/** Which world id a path parameter takes: by name where the name says it, else by the resource before it. */
+function idFor(op: Operation, name: string, offset: number, world: World): number | undefined {
+  if (name === 'deliveryId') return world.ids.deliveries;
+  if (name === 'sm') return world.ids.returnshippingmethods;
+  if (op.path.startsWith('/v2/returnlabel/')) return world.ids.shipments;
+  const segments = op.path.slice(0, offset).split('/').filter(Boolean);
+  return world.ids[segments[segments.length - 1]?.toLowerCase()];
+}
+
+/** The operation's path with every parameter filled from the world (or with `override`); undefined when the world lacks one. */
 export function pathFor(op: Operation, world: World, override?: string): string | undefined {
   let missing = false;
   const path = op.path.replace(/\{(\w+)\}/g, (_whole, name: string, offset: number) => {
     if (override !== undefined) return encodeURIComponent(override).replace(/%25/g, '%');
     if (name === 'sku') return encodeURIComponent(world.sku);
-    const segments = op.path.slice(0, offset).split('/').filter(Boolean);
-    const resource = segments[segments.length - 1]?.toLowerCase();
-    const id = world.ids[resource];
+    if (name === 'all') return 'true';
+    const id = idFor(op, name, offset, world);
     if (id === undefined) missing = true;
     return String(id);
   });
