@@ -77,9 +77,11 @@ async function unreserved(tx: Db, clientId: number, warehouse: string, productId
 async function plan(tx: Db, client: Client, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
   const productRows = await tx.select().from(products).where(inArray(products.id, open.map((l) => l.productId)));
   const productOf = (id: number) => productRows.find((p) => p.id === id)!;
-  const parts = await tx.select({ productId: productParts.productId, partId: productParts.partId, quantity: productParts.quantity, sku: products.sku })
-    .from(productParts).innerJoin(products, eq(products.id, productParts.partId))
-    .where(inArray(productParts.productId, productRows.filter((p) => p.type === 'BUNDLE').map((p) => p.id).concat(0)));
+  const bundleIds = productRows.filter((p) => p.type === 'BUNDLE').map((p) => p.id);
+  const parts = bundleIds.length
+    ? await tx.select({ productId: productParts.productId, partId: productParts.partId, quantity: productParts.quantity, sku: products.sku })
+      .from(productParts).innerJoin(products, eq(products.id, productParts.partId)).where(inArray(productParts.productId, bundleIds))
+    : [];
   const goodsOf = (line: Line) => (productOf(line.productId).type === 'BUNDLE'
     ? parts.filter((p) => p.productId === line.productId).map((p) => ({ productId: p.partId, sku: p.sku, per: p.quantity }))
     : virtualTypes.has(productOf(line.productId).type) ? [] : [{ productId: line.productId, sku: line.sku, per: 1 }]);
