@@ -149,7 +149,7 @@ export const stockOperations = [
     description: `The stock ledger, ordered by id ascending. Mutations older than ${limits.stockMutationRetentionDays} days are not returned. Page with \`page[cursor]\` or \`page[number]\`: both are the id of the last mutation seen, which is not repeated. \`filter[synced]=false\` (legacy) gives the mutations not yet synced through v2.`,
     query: Type.Object({
       ...PageQuery,
-      'page[number]': Type.Optional(Type.Integer({ description: 'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.' })),
+      'page[number]': Type.Optional(Type.Integer({ maximum: 2147483647, description: 'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.' })),
       'filter[createdOn][lt]': Type.Optional(DateOnly),
       'filter[createdOn][gt]': Type.Optional(DateOnly),
       'filter[type][in]': Type.Optional(ListFilter('Mutation types.', ['INBOUND,SHIPMENT'])),
