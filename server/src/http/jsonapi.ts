@@ -34,11 +34,13 @@ function acceptable(accept: string | undefined): boolean {
 const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
 
 /** Operations with a raw body (the product image) declare their own content types; `image/*` covers every image type. */
-function declaresBodyType(request: FastifyRequest, type: string): boolean {
+/** The body content types the route's operation declares (multipart, images); empty for JSON:API documents. */
+function declaredBodyTypes(request: FastifyRequest): string[] {
   const operationId = request.routeOptions.config?.operationId;
-  const declared = operationId ? operationById(operationId).bodyContentTypes ?? [] : [];
-  return declared.some((d) => d === type || (d.endsWith('/*') && type.startsWith(d.slice(0, -1))));
+  return operationId ? operationById(operationId).bodyContentTypes ?? [] : [];
 }
+
+const matchesType = (declared: string, type: string) => declared === type || (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1)));
 
 export function apiKindOf(request: FastifyRequest): ApiKind {
   const configured = request.routeOptions.config?.api;
@@ -102,7 +104,11 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
     const contentType = request.headers['content-type'];
     if (contentType && request.method !== 'GET' && request.method !== 'DELETE') {
       const { type, hasParams } = mediaTypeParams(contentType);
-      if (type === 'multipart/form-data' || declaresBodyType(request, type)) return;
+      const declared = declaredBodyTypes(request);
+      if (declared.length) {
+        if (declared.some((d) => matchesType(d, type))) return;
+        return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${declared.join(' or ')}.` }]);
+      }
       if (!bodyTypes.has(type) || (type === JSON_API_MEDIA_TYPE && hasParams)) {
         return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
       }

@@ -49,12 +49,14 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     imageContext.setErrorHandler((error: FastifyError) => {
       throw error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? imageTooLarge() : error;
     });
-    route<Buffer>(imageContext, 'uploadProductImage', async (request) => {
-      const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, request.body);
+    route<Buffer | undefined>(imageContext, 'uploadProductImage', async (request) => {
+      // No body at all is an empty image, rejected like any other unrecognisable one.
+      const content = request.body ?? Buffer.alloc(0);
+      const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content);
       const document = await productDocument(request.client.id, product, baseOf(request));
       return {
         ...document,
-        meta: { code: '200-1', title: 'Image accepted', detail: `The image of product ${product.id} is stored; it replaces any earlier one.`, contentType, size: request.body.length },
+        meta: { code: '200-1', title: 'Image accepted', detail: `The image of product ${product.id} is stored; it replaces any earlier one.`, contentType, size: content.length },
       };
     }, { bodySchema: false });
   });
