@@ -3,33 +3,15 @@
 // Every answer: no 5xx, documented status and format for its version (the harness checks the OpenAPI document),
 // and a rejected write leaves the database exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import { operations, type Operation } from '@shopapi/contract';
 import { startSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { buildWorld, pathFor, type World } from '../support/world.ts';
 import { bodyMutations, hostileIds, hostileQueryValues, malformedBodies } from '../support/mutations.ts';
-import type { Db } from '../../src/db/index.ts';
+import { fingerprint } from '../support/fingerprint.ts';
 
 let sb: TestSandbox;
 let world: World;
 let sent = 0;
-
-/** Request accounting, not data: counted on every request, rejected or not. */
-const accountingTables = new Set(['rate_limit_counters', 'tokens', '__drizzle_migrations']);
-
-let fingerprintQuery: ReturnType<typeof sql.raw> | undefined;
-
-/** A digest of every data table in one statement: equal before and after means nothing was written. */
-async function fingerprint(db: Db): Promise<string> {
-  if (!fingerprintQuery) {
-    const tables = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
-    const names = (tables as unknown as { rows: { table_name: string }[] }).rows.map((r) => r.table_name).filter((name) => !accountingTables.has(name));
-    const parts = names.map((name) => `(select '${name}=' || count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${name}" t)`);
-    fingerprintQuery = sql.raw(`select ${parts.join(` || ';' || `)} as f`);
-  }
-  const result = await db.execute(fingerprintQuery);
-  return (result as unknown as { rows: { f: string }[] }).rows[0].f;
-}
 
 const isWrite = (op: Operation) => op.method !== 'GET';
 const jsonBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? []).some((t) => t !== 'application/json' && t !== 'application/vnd.api+json');

@@ -10,6 +10,8 @@ export interface World {
   /** Ids by resource name as it appears in paths, lower case (orders, orderitems, webhooks, ...). */
   ids: Record<string, number>;
   sku: string;
+  /** Identifiers request bodies refer to objects by, keyed by the body field that carries them. */
+  refs: Record<string, string | number | number[]>;
 }
 
 /** Every sku the request examples mention: the world has products for them, so the examples are valid requests. */
@@ -36,10 +38,12 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   const productIds = await createProducts(sb, token, skus);
   const ids: Record<string, number> = { products: productIds[0], stocklevels: productIds[0] };
 
+  let slipReference: string | undefined;
   const slipExample = operations.find((o) => o.operationId === 'createInboundPackingSlip')?.requestExample as { data: { attributes: Record<string, unknown> } } | undefined;
   if (slipExample) {
     const slip = structuredClone(slipExample);
-    slip.data.attributes.reference = `WORLD-${client.id}`;
+    slipReference = `WORLD-${client.id}-${Date.now().toString(36)}`;
+    slip.data.attributes.reference = slipReference;
     ids.inboundpackingslips = (await must(sb, 'POST', '/v3/inboundPackingSlips', token, slip)).data.id;
     await must(sb, 'POST', `/sandbox/inboundPackingSlips/${ids.inboundpackingslips}/receive`, token);
     const inbounds = await must(sb, 'GET', '/v3/inbounds?include=inboundItems', token);
@@ -55,7 +59,9 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   ids.orders = order.id;
   ids.orderitems = order.relationships.orderItems.data[0].id;
   const shippedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
-  ids.shipments = (await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token)).data.id;
+  const shipment = await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token);
+  ids.shipments = shipment.data.id;
+  ids.shipmentitems = shipment.data.relationships.shipmentItems.data[0].id;
 
   if (ids.webhooks) {
     const deliveries = await sb.call('GET', `/sandbox/webhooks/${ids.webhooks}/deliveries`, { token });
@@ -65,7 +71,16 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   ids.returnreasons = settings.returnReasons[0].id;
   ids.shippingmethods = settings.mainShippingMethods[0].id;
   ids.returnshippingmethods = settings.returnShippingMethods[0].id;
-  return { client, ids, sku };
+  const refs: World['refs'] = {
+    sku,
+    externalOrderNumber: order.attributes.externalOrderNumber,
+    orderId: order.id,
+    shipmentId: ids.shipments,
+    shipmentItemId: ids.shipmentitems,
+    ids: [ids.shipments],
+    ...(slipReference ? { purchaseOrderId: ids.inboundpackingslips, reference: slipReference } : {}),
+  };
+  return { client, ids, sku, refs };
 }
 
 /** Which world id a path parameter takes: by name where the name says it, else by the resource before it. */

@@ -16,15 +16,24 @@ const acceptedExtensions = new Set(['png', 'apng', 'jpg', 'gif', 'bmp', 'webp', 
 
 export const imageTooLarge = () => apiError('400-8', `The image must be smaller than ${limits.productImageMaxBytes / 1024 / 1024} MiB.`);
 
-export async function setProductImage(db: Db, clientId: number, productId: number, content: Buffer): Promise<{ product: ProductRow; contentType: string }> {
-  if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
+/** The image's media type, read from its bytes; refuses what is not an accepted image. The size is the caller's limit (v3 or v2). */
+export async function imageContentType(content: Buffer): Promise<string> {
   const detected = content.length ? await fileTypeFromBuffer(content) : undefined;
   if (!detected || !acceptedExtensions.has(detected.ext)) {
     throw apiError('400-8', `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`);
   }
+  return detected.mime;
+}
+
+export async function setProductImage(db: Db, clientId: number, productId: number, content: Buffer): Promise<{ product: ProductRow; contentType: string }> {
+  // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
+  const [owned] = await db.select({ id: products.id }).from(products).where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+  if (!owned) throw apiError('404', `Product ${productId} not found.`);
+  if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
+  const contentType = await imageContentType(content);
   // One image per product: the new one replaces the old.
-  const [product] = await db.update(products).set({ image: content, imageContentType: detected.mime, updatedAt: new Date() })
+  const [product] = await db.update(products).set({ image: content, imageContentType: contentType, updatedAt: new Date() })
     .where(and(eq(products.clientId, clientId), eq(products.id, productId))).returning(productColumns);
   if (!product) throw apiError('404', `Product ${productId} not found.`);
-  return { product, contentType: detected.mime };
+  return { product, contentType };
 }
