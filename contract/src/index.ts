@@ -23,3 +23,5 @@ export * from './v2/orders.ts';
 export * from './v2/shipments.ts';
 export * from './v2/returns.ts';
 export * from './v2/products.ts';
+export * from './v2/stock.ts';
+export * from './v2/purchase-orders.ts';

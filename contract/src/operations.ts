@@ -15,6 +15,8 @@ import { v2OrderOperations } from './v2/orders.ts';
 import { v2ShipmentOperations } from './v2/shipments.ts';
 import { v2ReturnOperations } from './v2/returns.ts';
 import { v2ProductOperations } from './v2/products.ts';
+import { v2StockOperations } from './v2/stock.ts';
+import { v2PurchaseOrderOperations } from './v2/purchase-orders.ts';
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -32,6 +34,8 @@ export const operations: Operation[] = [
   ...v2ShipmentOperations,
   ...v2ReturnOperations,
   ...v2ProductOperations,
+  ...v2StockOperations,
+  ...v2PurchaseOrderOperations,
 ];
 
 export function operationById(operationId: string): Operation {

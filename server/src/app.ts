@@ -33,6 +33,8 @@ import { v2OrderRoutes } from './v2/orders.ts';
 import { v2ShipmentRoutes } from './v2/shipments.ts';
 import { v2ReturnRoutes } from './v2/returns.ts';
 import { v2ProductRoutes } from './v2/products.ts';
+import { v2StockRoutes } from './v2/stock.ts';
+import { v2PurchaseOrderRoutes } from './v2/purchase-orders.ts';
 
 export interface AppContext {
   db: Db;
@@ -89,6 +91,8 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   v2ShipmentRoutes(app, context);
   v2ReturnRoutes(app, context);
   v2ProductRoutes(app, context);
+  v2StockRoutes(app, context);
+  v2PurchaseOrderRoutes(app, context);
 
   const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
   if (portalAvailable) {

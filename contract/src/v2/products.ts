@@ -21,7 +21,16 @@ const productFields = {
   hasLotNumber: optional(Type.Boolean()),
   hasSerial: optional(Type.Boolean()),
   useEconomicStock: optional(Type.Boolean({ description: 'Stock levels count economic stock (with expected goods) instead of available stock.' })),
+  encodedImage: optional(Type.String({ contentEncoding: 'base64', pattern: '^[A-Za-z0-9+/=\\s]*$', description: `The product image, base64: png, jpeg, gif, bmp, webp or Photoshop, at most ${limits.v2EncodedImageMaxBytes / 1024} KB.` })),
+  supplierCode: text(100), supplierProductCode: text(100),
+  stockMinimum: optional(Type.Integer({ minimum: 0 })), stockMaximum: optional(Type.Integer({ minimum: 0 })),
+  priceA: optional(Type.Number({ minimum: 0 })), priceB: optional(Type.Number({ minimum: 0 })), priceC: optional(Type.Number({ minimum: 0 })), priceD: optional(Type.Number({ minimum: 0 })),
+  vatLevel: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Null()], { description: 'Deprecated: 0 none, 1 low, 2 high.', deprecated: true })),
+  orderQuantity: optional(Type.Integer({ minimum: 0, description: 'Units per purchase order line.' })),
 };
+
+/** The v2 product fields v3 has no attribute for: kept with the product as sent (products.legacy). */
+export const v2OnlyProductFields = ['supplierCode', 'supplierProductCode', 'stockMinimum', 'stockMaximum', 'priceA', 'priceB', 'priceC', 'priceD', 'vatLevel', 'orderQuantity'] as const;
 
 export const V2ProductAdd = Type.Object({ sku: Type.String({ minLength: limits.skuMin, maxLength: limits.skuMax }), name: Type.String({ minLength: 1, maxLength: limits.productNameMax }), ...productFields });
 export const V2ProductEdit = Type.Object({ sku: Type.String({ minLength: limits.skuMin, maxLength: limits.skuMax }), name: optional(Type.String({ minLength: 1, maxLength: limits.productNameMax, description: 'Cannot be emptied.' })), ...productFields });

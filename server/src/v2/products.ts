@@ -1,9 +1,10 @@
 // v2 products: thin handlers over the product service; v2 field names are mapped onto the product model here.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { limits, v2Messages, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
+import { limits, v2Messages, v2OnlyProductFields, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
 import { apiError } from '../http/errors.ts';
-import { createProduct, listProducts, updateProduct, type ProductChanges, type ProductRow } from '../domain/products/service.ts';
+import { createProduct, listProducts, updateProduct, type ProductChanges, type ProductExtras, type ProductRow } from '../domain/products/service.ts';
+import { imageContentType } from '../domain/products/image.ts';
 import type { Db } from '../db/index.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
@@ -33,6 +34,18 @@ function changesOf(body: Fields): ProductChanges {
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ProductChanges;
 }
 
+/** The v2-only fields sent (kept in products.legacy) and the encodedImage, checked by its bytes against the v2 limit. */
+async function extrasOf(body: Fields): Promise<ProductExtras> {
+  const sent = v2OnlyProductFields.filter((k) => body[k] !== undefined);
+  const extras: ProductExtras = sent.length ? { legacy: Object.fromEntries(sent.map((k) => [k, body[k]])) } : {};
+  if (body.encodedImage) {
+    const content = Buffer.from(body.encodedImage, 'base64');
+    if (content.length > limits.v2EncodedImageMaxBytes) throw apiError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
+    extras.image = { content, contentType: await imageContentType(content) };
+  }
+  return extras;
+}
+
 async function findBy(db: Db, clientId: number, search: { sku?: string | null; barcode?: string | null }): Promise<ProductRow> {
   const page = { cursor: 0, size: 1 };
   const [found] = search.sku ? await listProducts(db, clientId, { skus: [search.sku] }, page)
@@ -49,7 +62,7 @@ const searchResult = (p: ProductRow) => ({
 
 export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2ProductAdd>>(app, 'addProductV2', async (request) => {
-    const product = await createProduct(db, request.client.id, { ...changesOf(request.body), sku: request.body.sku, name: request.body.name });
+    const product = await createProduct(db, request.client.id, { ...changesOf(request.body), sku: request.body.sku, name: request.body.name }, await extrasOf(request.body));
     return ok(v2Messages.productAdded, product.id);
   });
 
@@ -57,7 +70,7 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
     const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
     if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
-    await updateProduct(db, request.client.id, product.id, changesOf(request.body));
+    await updateProduct(db, request.client.id, product.id, changesOf(request.body), await extrasOf(request.body));
     return ok(v2Messages.requestProcessed, null);
   }, { keepNotFound: true });
 

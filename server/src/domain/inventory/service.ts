@@ -156,7 +156,7 @@ export async function stockLevelsOf(db: Db, client: Client, productIds: number[]
  * Open order quantities per product and item warehouse: what orders still need that no shipment covers yet.
  * Open means not on hold, valid (v2 Not Valid orders are not shipped) and not fulfilled.
  */
-async function openOrderQuantities(db: Db, clientId: number, productIds: number[]) {
+export async function openOrderQuantities(db: Db, clientId: number, productIds: number[]) {
   const covered = db.select({ orderItemId: shipmentItems.orderItemId, quantity: sql<number>`sum(${shipmentItems.quantity})`.as('covered_quantity') })
     .from(shipmentItems).where(eq(shipmentItems.clientId, clientId)).groupBy(shipmentItems.orderItemId).as('covered');
   const rows = await db.select({

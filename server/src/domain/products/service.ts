@@ -43,6 +43,17 @@ export interface ProductChanges {
   height?: number | null;
 }
 
+/** What v2 stores with a product in the same write: its v2-only fields (merged into products.legacy) and an image. */
+export interface ProductExtras {
+  legacy?: Record<string, unknown>;
+  image?: { content: Buffer; contentType: string };
+}
+
+const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknown> = {}) => ({
+  ...(extras.legacy ? { legacy: { ...storedLegacy, ...extras.legacy } } : {}),
+  ...(extras.image ? { image: extras.image.content, imageContentType: extras.image.contentType } : {}),
+});
+
 export interface NewProduct extends ProductChanges {
   sku: string;
   name: string;
@@ -171,7 +182,7 @@ function applyChanges(base: ProductState, changes: ProductChanges, problems: Err
   };
 }
 
-export async function createProduct(db: Db, clientId: number, input: NewProduct): Promise<ProductRow> {
+export async function createProduct(db: Db, clientId: number, input: NewProduct, extras: ProductExtras = {}): Promise<ProductRow> {
   const problems = new ErrorCollector();
   const type = input.type ?? 'DEFAULT';
   const initial: ProductState = {
@@ -187,7 +198,7 @@ export async function createProduct(db: Db, clientId: number, input: NewProduct)
       await checkUnique(tx as unknown as Db, clientId, state.sku, state.barcode, undefined, problems);
       const parts = await resolveParts(tx as unknown as Db, clientId, type, input.parts, problems);
       problems.throwIfAny();
-      const [row] = await tx.insert(products).values({ ...state, clientId }).returning(productColumns);
+      const [row] = await tx.insert(products).values({ ...state, clientId, ...extraColumns(extras) }).returning(productColumns);
       if (parts.length) await tx.insert(productParts).values(parts.map((p) => ({ clientId, productId: row.id, partId: p.partId, quantity: p.quantity })));
       return row;
     });
@@ -203,7 +214,7 @@ async function stockQuantity(db: Db, clientId: number, productId: number): Promi
   return Number(row?.total ?? 0);
 }
 
-export async function updateProduct(db: Db, clientId: number, id: number, changes: ProductChanges & { sku?: string; type?: string }): Promise<ProductRow> {
+export async function updateProduct(db: Db, clientId: number, id: number, changes: ProductChanges & { sku?: string; type?: string }, extras: ProductExtras = {}): Promise<ProductRow> {
   try {
     return await db.transaction(async (tx) => {
       // Locked, so a receipt cannot slip in between the stock check and the barcode change.
@@ -222,7 +233,7 @@ export async function updateProduct(db: Db, clientId: number, id: number, change
         if (units > 0) problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { pointer: attribute('barcode') });
       }
       problems.throwIfAny();
-      const [row] = await tx.update(products).set({ ...state, updatedAt: new Date() }).where(and(eq(products.clientId, clientId), eq(products.id, id))).returning(productColumns);
+      const [row] = await tx.update(products).set({ ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() }).where(and(eq(products.clientId, clientId), eq(products.id, id))).returning(productColumns);
       return row;
     });
   } catch (error) {

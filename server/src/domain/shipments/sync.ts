@@ -1,8 +1,8 @@
 // The v2 view of shipments: unsynced and labeled lists, the all-or-nothing sync, search and tracking in transit.
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import { limits, v2Messages } from '@shopapi/contract';
+import { limits } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { ApiError } from '../../http/errors.ts';
+import { requireEveryId } from '../sync.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { daysBefore, dayAfter, startOfDay } from '../time.ts';
 import type { ShipmentRow } from './service.ts';
@@ -28,9 +28,7 @@ export async function syncShipments(db: Db, client: Client, list: SyncList, ids:
   await db.transaction(async (tx) => {
     const found = await tx.select({ id: shipments.id }).from(shipments)
       .where(and(eq(shipments.clientId, client.id), inArray(shipments.id, ids), visible(client))).for('update');
-    const foundIds = new Set(found.map((s) => s.id));
-    const missing = [...new Set(ids)].filter((id) => !foundIds.has(id));
-    if (missing.length) throw new ApiError({ code: '400', detail: v2Messages.idsNotFound }, { v2Result: missing });
+    requireEveryId(ids, found);
     await tx.update(shipments).set(list === 'shipped' ? { synced: true } : { labeledSynced: true })
       .where(and(eq(shipments.clientId, client.id), inArray(shipments.id, ids)));
   });
