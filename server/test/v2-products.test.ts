@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { limits } from '@shopapi/contract';
+import { schema } from '../src/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { bodyStyles, sendV2 } from './support/v2.ts';
 
@@ -48,5 +51,57 @@ describe('v2 products', () => {
     expect((await sb.call('POST', '/product/edit', { token: other.token, body: { sku: 'V2P-MINE', name: 'Stolen' } })).status).toBe(404);
     expect((await sb.call('GET', '/v2/product/search?sku=V2P-MINE', { token: other.token })).status).toBe(404);
     expect((await sb.call('POST', '/product/search', { token: other.token, body: { sku: 'V2P-MINE' } })).status).toBe(404);
+  });
+});
+
+describe('v2 product fields v3 does not have, the encoded image, and the barcode once stocked', () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4460000000049454e44ae426082', 'hex');
+  const storedRow = async (sku: string) => {
+    const [row] = await sb.database.db.select().from(schema.products).where(and(eq(schema.products.clientId, client.id), eq(schema.products.sku, sku)));
+    return row;
+  };
+
+  it.each(bodyStyles)('keeps the v2-only fields, maps the others onto v3 attributes and stores the image (%s)', async (style) => {
+    const sku = `V2P-L-${style.replace(/\W/g, '')}`;
+    const added = await sendV2(sb, 'POST', '/product/add', {
+      sku, name: 'Tea', encodedImage: png.toString('base64'), supplierCode: 'SUP-1', supplierProductCode: 'SP-9', stockMinimum: 5, stockMaximum: 50,
+      priceA: 1.5, priceB: 2, priceC: 2.5, priceD: 3, vatLevel: 1, orderQuantity: 12, hasThtDate: true, warningDaysTillThtDate: 30, maxDaysTillThtDate: 10,
+      hasLotNumber: true, hasSerial: false,
+    }, client.token, style);
+    expect(added.body.messageCode, added.raw).toBe('OK');
+    const v3 = await v3Product(added.body.result);
+    expect(v3).toMatchObject({ hasExpirationDate: true, expirationDateWarning: 30, expirationDateMargin: 10, hasLotNumber: true, hasSerialNumber: false });
+    const row = await storedRow(sku);
+    expect(row.legacy).toEqual({ supplierCode: 'SUP-1', supplierProductCode: 'SP-9', stockMinimum: 5, stockMaximum: 50, priceA: 1.5, priceB: 2, priceC: 2.5, priceD: 3, vatLevel: 1, orderQuantity: 12 });
+    expect(row.imageContentType).toBe('image/png');
+    expect(Buffer.from(row.image!)).toEqual(png);
+    // An edit merges: fields left out keep their value.
+    expect((await sendV2(sb, 'POST', '/product/edit', { sku, priceA: 1.75 }, client.token, style)).body.messageCode).toBe('OK');
+    expect((await storedRow(sku)).legacy).toMatchObject({ priceA: 1.75, priceB: 2, supplierCode: 'SUP-1' });
+  });
+
+  it('refuses an encoded image over 100 KB or one that is not an image, and writes nothing', async () => {
+    const big = Buffer.concat([png, Buffer.alloc(limits.v2EncodedImageMaxBytes + 1 - png.length)]);
+    const justRight = Buffer.concat([png, Buffer.alloc(limits.v2EncodedImageMaxBytes - png.length)]);
+    const tooBig = await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'V2P-BIG', name: 'Big', encodedImage: big.toString('base64') } });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.messageCode).toBe('NOK');
+    expect(await storedRow('V2P-BIG')).toBeUndefined();
+    const notImage = await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'V2P-TXT', name: 'Text', encodedImage: Buffer.from('hello').toString('base64') } });
+    expect(notImage.status).toBe(400);
+    expect(await storedRow('V2P-TXT')).toBeUndefined();
+    expect((await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'V2P-MAX', name: 'Max', encodedImage: justRight.toString('base64') } })).body.messageCode).toBe('OK');
+    expect((await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'V2P-VAT', name: 'Vat', vatLevel: 3 } })).status).toBe(400);
+  });
+
+  it('changes the barcode only while the product has no stock', async () => {
+    await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'V2P-STOCK', name: 'Stocked', barcode: '5555555' } });
+    expect((await sb.call('POST', '/product/edit', { token: client.token, body: { sku: 'V2P-STOCK', barcode: '5555556' } })).body.messageCode).toBe('OK');
+    const po = await sb.call('POST', '/purchaseorder/add', { token: client.token, body: { reference: 'V2P-STOCK-PO', purchaseOrderItems: [{ sku: 'V2P-STOCK', quantity: 2 }] } });
+    await sb.call('POST', `/sandbox/inboundPackingSlips/${po.body.result}/receive`, { token: client.token });
+    const refused = await sb.call('POST', '/product/edit', { token: client.token, body: { sku: 'V2P-STOCK', barcode: '5555557', name: 'Renamed' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ messageCode: 'NOK', message: expect.stringContaining('barcode') });
+    expect((await storedRow('V2P-STOCK'))).toMatchObject({ barcode: '5555556', name: 'Stocked' });
   });
 });

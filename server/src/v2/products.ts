@@ -23,6 +23,8 @@ function changesOf(body: Fields): ProductChanges {
     countryOfOrigin: given(body.countryOfOriginIso, (c) => c.toUpperCase()),
     purchasePrice: given(body.costPrice, (amount) => [{ currency: 'EUR', amount }]),
     hasExpirationDate: body.hasThtDate ?? undefined,
+    // v2 has no expirationDate: a THT product's dates are read at inbound, which is what v3 requires of perishables.
+    expirationDate: given(body.hasThtDate, (tht) => (tht ? 'SCAN_AT_INBOUND' : null)),
     expirationDateWarning: body.warningDaysTillThtDate,
     expirationDateMargin: body.maxDaysTillThtDate,
     hasLotNumber: body.hasLotNumber ?? undefined,
