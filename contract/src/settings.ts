@@ -45,6 +45,8 @@ export const SettingsResult = Type.Object({
   paymentMethods: Type.Array(idNameCode, { description: 'Obsolete: always the single method 1.' }),
 });
 
+export const readinessMessages = { ready: 'Ready.', notReady: 'Not ready: the database does not answer.' } as const;
+
 const StatusResponse = Envelope(Type.Union([Type.String(), Type.Null()]));
 
 export const authOperations = [
@@ -64,6 +66,15 @@ export const authOperations = [
     operationId: 'getStatus', documents: ['v3'], method: 'GET', path: '/status', aliases: [], tags: ['Authentication'], auth: false, success: 200,
     summary: 'Check the API status', description: 'Needs no token.',
     responses: { 200: { description: 'The API is up.', schema: StatusResponse, contentType: 'application/json', example: { messageCode: 'OK', message: v2Messages.status, result: null } } },
+  }),
+  defineOperation({
+    operationId: 'getReadiness', documents: ['v3'], method: 'GET', path: '/status/ready', tags: ['Authentication'], auth: false, success: 200,
+    summary: 'Check that the API can serve requests',
+    description: 'Needs no token. Unlike `GET /status` (the process is up), this asks the database too: a load balancer or orchestrator sends traffic to a process only while it answers 200.',
+    responses: {
+      200: { description: 'The database answers.', schema: StatusResponse, contentType: 'application/json', example: { messageCode: 'OK', message: readinessMessages.ready, result: null } },
+      503: { description: 'The database does not answer.', schema: StatusResponse, contentType: 'application/json', example: { messageCode: 'NOK', message: readinessMessages.notReady, result: null } },
+    },
   }),
   defineOperation({
     operationId: 'getStatusV2', documents: ['v2'], method: 'GET', path: '/status/get', aliases: ['/v2/status/get'], tags: ['Status'], auth: false, success: 200,

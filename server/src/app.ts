@@ -14,6 +14,7 @@ import { authPlugin } from './http/auth.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { inputGuardPlugin } from './http/input-guard.ts';
+import { metricsPlugin } from './http/metrics.ts';
 import { baseUrl } from './http/query.ts';
 import { authRoutes } from './v2/auth.ts';
 import { orderRoutes } from './v3/orders.ts';
@@ -56,15 +57,24 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    // A client must send its whole request within requestTimeout, and a socket silent that long is closed:
+    // slow clients (slowloris) cannot hold connections. Node checks these deadlines every connectionsCheckingInterval
+    // (30 s by default), which would let a slow client stay up to twice the timeout: check every second instead.
+    connectionTimeout: config.requestTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: 1000 },
     ajv: { customOptions: { allErrors: true } },
   });
+  // Connections beyond the limit are closed on accept, before they cost a parser or a request.
+  app.server.maxConnections = config.maxConnections || Infinity; // 0: no limit, like the timeouts
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
+  // First, so its onResponse hook times every request, also those refused by the plugins after it.
+  await app.register(metricsPlugin, { db });
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });

@@ -33,6 +33,7 @@ async function start() {
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     intervalMs: 1000,
+    onAttempt: app.metrics.recordDeliveryAttempt,
     onError: (error) => app.log.error({ err: error }, 'webhook dispatch round failed'),
   });
   const pacer = startPacer(database.db, {
@@ -40,11 +41,18 @@ async function start() {
     onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
   });
   app.addHook('onClose', () => Promise.all([dispatcher.stop(), pacer.stop()]).then(() => undefined));
+  // app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then runs the
+  // onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes last.
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
-    await database.close();
-    process.exit(0);
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests and deliveries');
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -12,6 +12,12 @@ export interface Config {
   publicUrl: string | undefined;
   webhookAllowPrivateTargets: boolean;
   sandboxStepSeconds: number;
+  /** Longest a client may take to send a whole request (headers and body), and longest a socket may stay silent. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open for the next request. */
+  keepAliveTimeoutMs: number;
+  /** Open connections beyond this are closed at once: one process's share of file descriptors and memory. */
+  maxConnections: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -36,6 +42,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     // Embedded sandbox: a developer receives webhooks on their own machine. Production-like (DATABASE_URL): refused unless allowed.
     webhookAllowPrivateTargets: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ? process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' : !databaseUrl,
     sandboxStepSeconds: intFrom('SANDBOX_STEP_SECONDS', 30),
+    requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
+    // Longer than a reverse proxy's upstream keep-alive (nginx: 60 s), so the proxy closes first and never reuses a closed socket.
+    keepAliveTimeoutMs: intFrom('KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnections: intFrom('MAX_CONNECTIONS', 1024),
     ...overrides,
   };
 }

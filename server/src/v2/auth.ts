@@ -1,12 +1,16 @@
 // Token, status and settings: the calls v3 and v2 share, all answering in the v2 style.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { tokenErrors, v2Messages, type TokenRequest } from '@shopapi/contract';
+import { readinessMessages, tokenErrors, v2Messages, type TokenRequest } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { ApiError } from '../http/errors.ts';
 import { issueToken } from '../domain/clients/tokens.ts';
 import { settingsOf } from '../domain/reference/service.ts';
+import { ping } from '../db/index.ts';
 import type { AppContext } from '../app.ts';
+
+/** Below the usual probe timeout (Kubernetes: 1 s default, nginx/HAProxy checks: a few seconds). */
+const readinessTimeoutMs = 900;
 
 export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
   route<Static<typeof TokenRequest>>(app, 'requestToken', async (request) => {
@@ -20,6 +24,21 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
   const status = async () => ({ messageCode: 'OK', message: v2Messages.status, result: null });
   route(app, 'getStatus', status);
   route(app, 'getStatusV2', status);
+
+  route(app, 'getReadiness', async (_request, reply) => {
+    // A database that hangs must fail the probe in time, not hold it open until the prober gives up.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), readinessTimeoutMs); });
+    try {
+      await Promise.race([ping(db), timeout]);
+      return { messageCode: 'OK', message: readinessMessages.ready, result: null };
+    } catch {
+      reply.code(503);
+      return { messageCode: 'NOK', message: readinessMessages.notReady, result: null };
+    } finally {
+      clearTimeout(timer);
+    }
+  });
 
   route(app, 'getSettings', async (request) => ({ messageCode: 'OK', message: v2Messages.settings, result: await settingsOf(db, request.client.id) }));
 }

@@ -29,7 +29,8 @@ function withVictimRefs(value: unknown, refs: World['refs']): unknown {
 
 const mentionsRefs = (value: unknown, refs: World['refs']): boolean => JSON.stringify(withVictimRefs(value, refs)) !== JSON.stringify(value);
 
-const withPath = operations.filter((op) => op.params && op.auth);
+// The all flag of /stock/bulk/{all} is a path parameter that names no object: each client gets its own products.
+const withPath = operations.filter((op) => op.params && op.auth && Object.keys(op.params.properties).some((name) => name !== 'all'));
 const withBodyRefs = operations.filter((op) => op.auth && op.requestExample !== undefined && !op.params && mentionsRefs(op.requestExample, {
   sku: 'x', externalOrderNumber: 'x', orderId: 0, shipmentId: 0, shipmentItemId: 0, ids: [], purchaseOrderId: 0, reference: 'x',
 }));

@@ -27,6 +27,10 @@ export interface DispatcherOptions {
   /** How long a claimed delivery stays invisible to other dispatchers; longer than any send can take. */
   leaseMs?: number;
   batchSize?: number;
+  /** Told the outcome of every attempt (metrics). */
+  onAttempt?(delivered: boolean): void;
+  /** Asked before claiming the next batch; false ends the round with the batch in hand (shutdown). */
+  keepGoing?(): boolean;
 }
 
 export interface DispatchReport { attempted: number; delivered: number }
@@ -124,6 +128,7 @@ async function deliver(db: Db, d: Claimed, now: Date, opts: Required<DispatcherO
     'webhook-signature': signature,
   }, opts);
   const delivered = result.statusCode === 200;
+  opts.onAttempt(delivered);
   const givenUp = !delivered && d.attempts >= maxAttempts;
   await db.transaction(async (tx) => {
     await tx.insert(webhookDeliveryAttempts).values({ deliveryId: d.id, attemptedAt: now, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error });
@@ -148,7 +153,9 @@ async function deliver(db: Db, d: Claimed, now: Date, opts: Required<DispatcherO
   return delivered;
 }
 
-const withDefaults = (opts: DispatcherOptions): Required<DispatcherOptions> => ({ timeoutMs: 10_000, leaseMs: 20_000, batchSize: 50, ...opts });
+const withDefaults = (opts: DispatcherOptions): Required<DispatcherOptions> => ({
+  timeoutMs: 10_000, leaseMs: 20_000, batchSize: 50, onAttempt: () => undefined, keepGoing: () => true, ...opts,
+});
 
 /**
  * Sends every delivery due at `now` (real time; tests pass a later moment instead of waiting). Each client's
@@ -168,20 +175,23 @@ export async function dispatchDue(db: Db, opts: DispatcherOptions, now = new Dat
         if (await deliver(db, d, now, options)) report.delivered++;
       }
     }));
-    if (claimed.length < options.batchSize) return report;
+    if (claimed.length < options.batchSize || !options.keepGoing()) return report;
   }
 }
 
 export interface Dispatcher { stop(): Promise<void> }
 
-/** Runs dispatchDue every intervalMs inside the server process; stop() waits for the round in progress. */
+/**
+ * Runs dispatchDue every intervalMs inside the server process. stop() lets the batch in hand finish (its deliveries
+ * are claimed; cutting them off would only make them wait out their lease) and claims no further batch.
+ */
 export function startDispatcher(db: Db, opts: DispatcherOptions & { intervalMs: number; onError(error: unknown): void }): Dispatcher {
   let round: Promise<void> | undefined;
   let stopped = false;
   const timer = setInterval(() => {
     // A round still sending (a slow target) is not overlapped; the next tick looks again.
     if (round || stopped) return;
-    round = dispatchDue(db, opts).then(() => undefined, opts.onError).finally(() => { round = undefined; });
+    round = dispatchDue(db, { ...opts, keepGoing: () => !stopped }).then(() => undefined, opts.onError).finally(() => { round = undefined; });
   }, opts.intervalMs);
   timer.unref();
   return {
