@@ -1,19 +1,18 @@
 // Builds the Fastify application: plugins, API routes, and the portal's static files on the same origin.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { limits } from '@shopapi/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
-import { jsonApiPlugin, sendError } from './http/jsonapi.ts';
+import { jsonApiPlugin } from './http/jsonapi.ts';
 import { authPlugin } from './http/auth.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { inputGuardPlugin } from './http/input-guard.ts';
+import { portalPlugin } from './http/portal.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { baseUrl } from './http/query.ts';
 import { authRoutes } from './v2/auth.ts';
@@ -46,10 +45,7 @@ export interface AppContext {
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 
-/** Paths that belong to the API: unknown ones answer in the API's error format, not with the portal's page. */
-const apiPrefixes = /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
-
-export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object }): Promise<FastifyInstance> {
+export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object; portalDir?: string }): Promise<FastifyInstance> {
   const { db, config } = opts;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
@@ -104,16 +100,6 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   v2StockRoutes(app, context);
   v2PurchaseOrderRoutes(app, context);
 
-  const portalAvailable = existsSync(join(portalBuildDir, 'index.html'));
-  if (portalAvailable) {
-    await app.register(fastifyStatic, { root: portalBuildDir, wildcard: true, index: ['index.html'], redirect: true });
-  }
-  const notFoundPage = portalAvailable && existsSync(join(portalBuildDir, '404.html')) ? readFileSync(join(portalBuildDir, '404.html')) : undefined;
-  app.setNotFoundHandler((request, reply) => {
-    if (apiPrefixes.test(request.url) || !notFoundPage) {
-      return sendError(request, reply, 404, [{ code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` }]);
-    }
-    return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage);
-  });
+  await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir });
   return app;
 }

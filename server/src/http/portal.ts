@@ -1,0 +1,51 @@
+// The portal's built files on the same origin as the API, and the one not-found answer for both:
+// unknown API paths answer in the API's error format, other unknown paths get the portal's 404 page.
+// Pages are served as Docusaurus builds them (dir/index.html or page.html) with or without a trailing slash:
+// the router ignores trailing slashes, so redirecting to add one would loop.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './jsonapi.ts';
+
+/** Paths that belong to the API. */
+export const apiPrefixes = /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
+
+/** The file a URL path names inside the build, or undefined. Never leaves the build folder. */
+function fileFor(root: string, urlPath: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return undefined;
+  }
+  const full = resolve(root, `.${pathname}`);
+  if (full !== root && !full.startsWith(root + sep)) return undefined;
+  for (const candidate of [full, join(full, 'index.html'), `${full}.html`]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
+  }
+  return undefined;
+}
+
+export const portalPlugin = fp(async (app: FastifyInstance, opts: { root: string }) => {
+  const root = resolve(opts.root);
+  const available = existsSync(join(root, 'index.html'));
+  const notFoundPage = available && existsSync(join(root, '404.html')) ? readFileSync(join(root, '404.html')) : undefined;
+
+  if (available) {
+    await app.register(fastifyStatic, { root, serve: false });
+    app.get('/*', (request, reply) => {
+      const file = apiPrefixes.test(request.url) ? undefined : fileFor(root, request.url);
+      if (!file) return reply.callNotFound();
+      return reply.sendFile(file);
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (apiPrefixes.test(request.url) || !notFoundPage) {
+      return sendError(request, reply, 404, [{ code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` }]);
+    }
+    return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage);
+  });
+});
