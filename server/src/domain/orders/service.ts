@@ -1,6 +1,7 @@
 // Orders: creation (from a v3 document or a domain-level input), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { defaults, euCountryCodes, type AddressWriteAttributes, type OrderCreateAttributes, type OrderCreateDocument, type OrderItemWriteAttributes, type OrderUpdateDocument, type PickUpPointWriteAttributes } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
@@ -204,16 +205,21 @@ export async function requireOrder(db: Db, clientId: number, id: number): Promis
   return order;
 }
 
+/** `column = any($1::int[])`: a list of integer ids as a single parameter. */
+const anyOf = (column: AnyPgColumn, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;
+
 /** Loads the related resources of several orders in a fixed number of queries (no N+1). */
 export async function loadGraphs(db: Db, list: OrderRow[]): Promise<OrderGraph[]> {
   if (!list.length) return [];
   const ids = list.map((o) => o.id);
   const addressIds = [...new Set(list.flatMap((o) => [o.deliveryAddressId, o.billingAddressId]))];
+  // One array parameter (= any) rather than one parameter per id: building and binding hundreds of parameters was the
+  // largest cost of a 100-order page in the profile.
   const [itemRows, addressRows, pickUpRows, attachmentRows] = await Promise.all([
-    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
-    db.select().from(addresses).where(inArray(addresses.id, addressIds)),
-    db.select().from(pickUpPoints).where(inArray(pickUpPoints.orderId, ids)),
-    db.select({ id: schema.orderAttachments.id, orderId: schema.orderAttachments.orderId }).from(schema.orderAttachments).where(inArray(schema.orderAttachments.orderId, ids)).orderBy(asc(schema.orderAttachments.id)),
+    db.select().from(orderItems).where(anyOf(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
+    db.select().from(addresses).where(anyOf(addresses.id, addressIds)),
+    db.select().from(pickUpPoints).where(anyOf(pickUpPoints.orderId, ids)),
+    db.select({ id: schema.orderAttachments.id, orderId: schema.orderAttachments.orderId }).from(schema.orderAttachments).where(anyOf(schema.orderAttachments.orderId, ids)).orderBy(asc(schema.orderAttachments.id)),
   ]);
   return list.map((order) => ({
     order,
