@@ -1,0 +1,55 @@
+// Spawning the sandbox as users do (`npx tsx server/src/cli.ts start`) and waiting for its first answer.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { repository } from './lib.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Sandbox { url: string; child: ChildProcess; stop(): Promise<void> }
+
+export function spawnSandbox(env: Record<string, string>): Sandbox & { port: number } {
+  const port = Number(env.PORT);
+  const child = spawn('npx', ['tsx', 'server/src/cli.ts', 'start'], {
+    cwd: repository,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    // npx and tsx each start a process: signal the whole group this call started.
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
+      child.once('exit', () => { clearTimeout(timer); resolve(); });
+      try { process.kill(-child.pid!, 'SIGTERM'); } catch { resolve(); }
+    }),
+  };
+}
+
+/** Polls GET /status every 20 ms until it answers; returns the moment it did. Gives up after timeoutMs. */
+export async function waitForAnswer(url: string, timeoutMs = 120_000): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const answer = await fetch(`${url}/status`, { signal: AbortSignal.timeout(2000) });
+      await answer.arrayBuffer();
+      if (answer.status < 500) return performance.now();
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
