@@ -21,7 +21,7 @@ step() {
   fi
 }
 
-step "system packages" bash scripts/ensure-postgres.sh
+step "system packages" bash -c "bash scripts/ensure-postgres.sh && bash scripts/ensure-nginx.sh"
 step "typecheck" npx tsc -p tsconfig.json
 step "OpenAPI documents" npm run --silent openapi
 step "server and contract tests (PGlite and PostgreSQL)" npx vitest run --reporter=default --reporter=json --outputFile.json=tmp/results-server.json
