@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCredentials, freePort, serverEnv, startServerProcess, tokenFor, type ServerEnv, type ServerProcess } from '../support/server-process.ts';
+import { demoCredentials, serverEnv, startServerProcess, tokenFor, type ServerEnv, type ServerProcess } from '../support/server-process.ts';
+import { freePort } from '../support/ports.ts';
 import { orderDocument } from '../support/fixtures.ts';
 
 const repository = join(import.meta.dirname, '..', '..', '..');

@@ -1,9 +1,9 @@
 // A throwaway PostgreSQL cluster for tests and benchmarks: initdb into a temp folder, listen on 127.0.0.1 at a free port.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 export interface Cluster { url: (database?: string) => string; stop: () => void }
 
@@ -11,17 +11,6 @@ function binDir(): string {
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
   if (!versions.length) throw new Error('PostgreSQL is not installed: run scripts/ensure-postgres.sh');
   return `/usr/lib/postgresql/${versions[0]}/bin`;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** initdb refuses to run as root: run the server binaries as the postgres user when we are root. */

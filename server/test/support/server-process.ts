@@ -2,10 +2,10 @@
 // the server itself, on a database of its own (a fresh PostgreSQL database, or a fresh DATA_DIR on PGlite).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dbKind, startSandbox } from './sandbox.ts';
+import { freePort } from './ports.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -25,17 +25,6 @@ export async function serverEnv(extra: NodeJS.ProcessEnv = {}): Promise<ServerEn
     await fresh.close();
   }
   return { env, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 export interface ServerProcess {
