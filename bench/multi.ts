@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../server/src/db/index.ts';
 import { load, ms, orderDocument, ratio, rps, rowsOf, seedClient, tokenFor, type BenchClient, type LoadResult } from './lib.ts';
-import { freePort, spawnSandbox, waitForAnswer, type Sandbox } from './processes.ts';
+import { spawnSandbox, waitForAnswer, type Sandbox } from './processes.ts';
+import { freePort } from '../server/test/support/ports.ts';
 
 interface Phase { processes: number; results: LoadResult[]; created: string[]; statuses: Map<number, number> }
 

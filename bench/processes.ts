@@ -1,18 +1,6 @@
 // Spawning the sandbox as users do (`npx tsx server/src/cli.ts start`) and waiting for its first answer.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { repository } from './lib.ts';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export interface Sandbox { url: string; child: ChildProcess; stop(): Promise<void> }
 

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { percentile } from './lib.ts';
-import { freePort, spawnSandbox, waitForAnswer } from './processes.ts';
+import { spawnSandbox, waitForAnswer } from './processes.ts';
+import { freePort } from '../server/test/support/ports.ts';
 
 export async function benchStartup(): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
