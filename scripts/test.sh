@@ -25,7 +25,8 @@ step "system packages" bash -c "bash scripts/ensure-postgres.sh && bash scripts/
 step "typecheck" npx tsc -p tsconfig.json
 step "OpenAPI documents" npm run --silent openapi
 step "server and contract tests (PGlite and PostgreSQL)" npx vitest run --reporter=default --reporter=json --outputFile.json=tmp/results-server.json
-step "portal build and browser tests" bash scripts/test-portal.sh --reporter=default --reporter=json --outputFile.json=tmp/results-portal.json
+# An absolute path: the browser suite runs with e2e/ as its vitest root.
+step "portal build and browser tests" bash scripts/test-portal.sh --reporter=default --reporter=json --outputFile.json="$PWD/tmp/results-portal.json"
 
 echo
 node scripts/test-summary.mjs tmp/results-*.json
