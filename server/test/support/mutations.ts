@@ -19,6 +19,13 @@ const hostileValues: [string, unknown][] = [
   ['numeric string', '42'],
   ['whitespace', '   '],
   ['SQL-looking', "'; DROP TABLE orders; --"],
+  ['boolean text', 'true'],
+  ['null text', 'null'],
+  ['huge numeric text', '9'.repeat(400)],
+  ['hex text', '0x1F'],
+  ['full-width digits', '１２３'],
+  ['negative zero', -0],
+  ['date in the year 10000', '10000-01-01T00:00:00Z'],
 ];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -69,7 +76,31 @@ export const malformedBodies: [string, string | Buffer][] = [
   ['BOM then JSON', '\ufeff{"data": {}}'],
 ];
 
-export const hostileIds = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1e3', '1.5', '%00', '%2e%2e', "1'", '１'];
+export const hostileIds = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1e3', '1.5', '%00', '%2e%2e', "1'", '１', '+1', '00001', '1.0', '%201', 'null', '-0', '0x1'];
 
 /** Query values for each parameter: wrong types, out of range, hostile text. */
-export const hostileQueryValues = ['-1', '0', 'abc', '1e999', '', ',', 'a,a', 'x'.repeat(5000), '%00', '\u202e', '[]', '{"$gt":0}'];
+export const hostileQueryValues = [
+  '-1', '0', 'abc', '1e999', '', ',', 'a,a', 'x'.repeat(5000), '%00', '\u202e', '[]', '{"$gt":0}',
+  'true', 'null', '9'.repeat(400), '1.5', '2026-13-45', '2026-02-30T25:61:00Z', ' 1', '+1', 'OK,OK,OK', '🚚',
+];
+
+/** The same document as a form body, the way v2 clients send it: nested keys as a[b][0][c]. */
+export function formEncode(value: unknown): string {
+  const pairs: [string, string][] = [];
+  const walk = (node: unknown, key: string) => {
+    if (node === null || node === undefined) pairs.push([key, '']);
+    else if (typeof node === 'object') {
+      const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
+      if (!entries.length) pairs.push([key, '']);
+      for (const [k, v] of entries) walk(v, key ? `${key}[${k}]` : k);
+    } else pairs.push([key || 'value', String(node)]);
+  };
+  walk(value, '');
+  return new URLSearchParams(pairs).toString();
+}
+
+/** Accept headers a confused client sends. */
+export const hostileAccepts = ['text/html', 'application/vnd.api+json; ext="x"', '*/*;q=0', 'application/json;q=abc', ',', 'x'.repeat(2000)];
+
+/** Authorization headers that must all answer 401 (or be ignored where no token is needed). */
+export const hostileAuthorizations = ['', 'Bearer', 'Bearer ', 'Bearer a b', 'Basic ZGVtbzpkZW1v', 'Bearer ' + 'x'.repeat(5000), 'Token abc'];
