@@ -26,8 +26,14 @@ async function start() {
   const where = database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   if ((await listClients(database.db)).length === 0) {
     const password = randomBytes(9).toString('base64url');
-    const demo = await createClient(database.db, { username: 'demo', password });
-    console.log(`\nCreated the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}\n`);
+    try {
+      const demo = await createClient(database.db, { username: 'demo', password });
+      console.log(`\nCreated the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}\n`);
+    } catch (error) {
+      // Several processes starting together on an empty database: one of them made the demo client, the others go on.
+      if (!(error instanceof UsernameTakenError)) throw error;
+      console.log('Another process created the demo API client; its credentials are in that process\'s output.');
+    }
   }
   const app = await buildApp({ db: database.db, config });
   const dispatcher = startDispatcher(database.db, {
