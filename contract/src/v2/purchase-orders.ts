@@ -5,13 +5,14 @@ import { V2NokBody, v2Messages } from '../errors.ts';
 import { DateTime } from '../formats.ts';
 import { defineOperation, type ResponseSpec } from '../operation.ts';
 import { okResponse, V2BadRequestBody, v2BadRequest, warehouseIdDescription } from './common.ts';
+import { MAX_ID } from '../jsonapi.ts';
 
 export const purchaseOrderErrors = { notFound: 'PurchaseOrder ID not found.', completed: 'PurchaseOrder is already completed.', skuNotFound: 'SKU not found' } as const;
 
 const Reference = Type.String({ minLength: 1, maxLength: 100, description: 'Your reference; unique among your purchase orders.' });
 const Comment = Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]));
 const ExpectedDate = Type.Optional(Type.Union([DateTime, Type.Null()]));
-const PurchaseOrderId = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The id POST /purchaseorder/add answered (the v3 inbound packing slip id).' });
+const PurchaseOrderId = Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The id POST /purchaseorder/add answered (the v3 inbound packing slip id).' });
 const Item = Type.Object({
   sku: Type.String({ minLength: 1, maxLength: limits.skuMax }),
   quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),

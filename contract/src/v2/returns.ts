@@ -5,6 +5,7 @@ import { v2Messages } from '../errors.ts';
 import { DateTime } from '../formats.ts';
 import { defineOperation } from '../operation.ts';
 import { badRequestResponse, nullableInteger, nullableString, okResponse } from './common.ts';
+import { MAX_ID } from '../jsonapi.ts';
 
 const forms = ['application/json', 'application/x-www-form-urlencoded'];
 const optionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
@@ -54,7 +55,7 @@ export const V2ReturnItem = Type.Object({
   rmaItemMetadata: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
 });
 
-const LabelParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Shipment id.' }) });
+const LabelParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Shipment id.' }) });
 const labelExample = { data: 'JVBERi0xLjcK...', mimeType: 'application/pdf', fileName: 'return-label-501.pdf', shipmentItemId: 9001, packageNumber: '3SRET000000501', isPaperlessReturnShippingMethod: false };
 const labelDescription = 'A printable return label (PDF, base64) for a shipped shipment, addressed to the warehouse it came from.';
 const notFound = { description: 'No shipped shipment with this id (or it is another client\'s), or no such return shipping method.' };
@@ -81,7 +82,7 @@ export const v2ReturnOperations = [
   defineOperation({
     operationId: 'getReturnLabelWithMethodV2', documents: ['v2'], method: 'GET', path: '/v2/returnlabel/get/{id}/{sm}', aliases: ['/returnlabel/get/{id}/{sm}'], tags, auth: true, success: 200,
     summary: 'Get a return label for a return shipping method', description: `${labelDescription} sm is a return shipping method id of GET /settings/get.`,
-    params: Type.Object({ ...LabelParams.properties, sm: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Return shipping method id.' }) }),
+    params: Type.Object({ ...LabelParams.properties, sm: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Return shipping method id.' }) }),
     responses: { 200: okResponse('The label.', V2ReturnLabel, { message: v2Messages.returnLabelFound, result: labelExample }), 404: notFound },
   }),
   defineOperation({

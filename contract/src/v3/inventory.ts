@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { correctionCodes, expirationStatuses, locationTypes, stockMutationTypes, stockQualities, stockStatuses, warehouseCodes } from '../enums.ts';
 import { DateOnly, ListFilter, Nullable } from '../formats.ts';
-import { CollectionDocument, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
+import { CollectionDocument, MAX_ID, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
 import { IdParams, IncludeQuery, PageQuery, defineOperation } from '../operation.ts';
 import { limits } from '../limits.ts';
 
@@ -149,7 +149,7 @@ export const stockOperations = [
     description: `The stock ledger, ordered by id ascending. Mutations older than ${limits.stockMutationRetentionDays} days are not returned. Page with \`page[cursor]\` or \`page[number]\`: both are the id of the last mutation seen, which is not repeated. \`filter[synced]=false\` (legacy) gives the mutations not yet synced through v2.`,
     query: Type.Object({
       ...PageQuery,
-      'page[number]': Type.Optional(Type.Integer({ maximum: 2147483647, description: 'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.' })),
+      'page[number]': Type.Optional(Type.Integer({ maximum: MAX_ID, description: 'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.' })),
       'filter[createdOn][lt]': Type.Optional(DateOnly),
       'filter[createdOn][gt]': Type.Optional(DateOnly),
       'filter[type][in]': Type.Optional(ListFilter('Mutation types.', ['INBOUND,SHIPMENT'])),

@@ -1,7 +1,7 @@
 // Webhook delivery: how events reach a target and how to verify them, and the sandbox's delivery log and redelivery.
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../formats.ts';
-import { CollectionDocument, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
+import { CollectionDocument, MAX_ID, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
 import { IdParams, PageQuery, defineOperation } from '../operation.ts';
 
 /** How deliveries work and how to verify them; the webhook operations and the Webhooks tag carry this text. */
@@ -124,7 +124,7 @@ export const webhookDeliveryOperations = [
     operationId: 'sandboxRedeliverWebhookDelivery', documents: ['v3'], method: 'POST', path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}/redeliver', tags, auth: true, success: 201,
     summary: 'Send an event again (sandbox)',
     description: 'Queues the delivery\'s event again as a new delivery, sent within seconds with the same `webhook-id`, so a receiver that deduplicates handles it once. An inactive webhook answers 409: reactivate it first with PUT and `isActive` true.',
-    params: Type.Object({ ...IdParams.properties, deliveryId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Delivery id, from the delivery log.' }) }),
+    params: Type.Object({ ...IdParams.properties, deliveryId: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Delivery id, from the delivery log.' }) }),
     responses: { 201: { description: 'The new delivery.', schema: SingleDocument(WebhookDelivery) } },
     errors: ['401', '404', '406', '409'],
   }),
