@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 
@@ -68,3 +68,6 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
+
+/** `column = any($1::int[])`: a list of integer ids as one parameter, not one bound parameter per id. */
+export const anyOf = (column: AnyPgColumn, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;

@@ -1,9 +1,8 @@
 // Orders: creation (from a v3 document or a domain-level input), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { defaults, euCountryCodes, type AddressWriteAttributes, type OrderCreateAttributes, type OrderCreateDocument, type OrderItemWriteAttributes, type OrderUpdateDocument, type PickUpPointWriteAttributes } from '@shopapi/contract';
-import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
+import { anyOf, isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
@@ -204,9 +203,6 @@ export async function requireOrder(db: Db, clientId: number, id: number): Promis
   if (!order) throw apiError('404-5', `Order ${id} not found.`);
   return order;
 }
-
-/** `column = any($1::int[])`: a list of integer ids as a single parameter. */
-const anyOf = (column: AnyPgColumn, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;
 
 /** Loads the related resources of several orders in a fixed number of queries (no N+1). */
 export async function loadGraphs(db: Db, list: OrderRow[]): Promise<OrderGraph[]> {

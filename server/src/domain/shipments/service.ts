@@ -1,7 +1,7 @@
 // Shipments: reading with filters and the retention window. The simulated warehouse (src/warehouse) makes and moves them.
 import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema, type Db } from '../../db/index.ts';
+import { anyOf, schema, type Db } from '../../db/index.ts';
 import type { Page } from '../../http/query.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
@@ -47,5 +47,5 @@ export async function findShipment(db: Db, client: Client, id: number): Promise<
 
 export async function itemsOf(db: Db, shipmentIds: number[]): Promise<ShipmentItemRow[]> {
   if (!shipmentIds.length) return [];
-  return db.select().from(shipmentItems).where(inArray(shipmentItems.shipmentId, shipmentIds)).orderBy(asc(shipmentItems.id));
+  return db.select().from(shipmentItems).where(anyOf(shipmentItems.shipmentId, shipmentIds)).orderBy(asc(shipmentItems.id));
 }
