@@ -2,13 +2,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AnyPgColumn, PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { PgDialect, type AnyPgColumn, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Pool } from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export { schema };
+
+/** How the TypeScript names of the schema map to column names; SQL rendered outside a handle uses it too. */
+export const casing = 'snake_case';
 
 export interface Database {
   db: Db;
@@ -27,7 +32,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    const db = drizzle({ client: pool, schema, casing: 'snake_case' });
+    const db = drizzle({ client: pool, schema, casing });
     // The lock lives on its own connection, so the migrator can use the pool however small it is.
     const lock = new Client({ connectionString: opts.databaseUrl });
     await lock.connect();
@@ -37,6 +42,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     } finally {
       await lock.end();
     }
+    pools.set(db as unknown as Db, pool);
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -50,9 +56,27 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir);
   }
-  const db = drizzle({ client, schema, casing: 'snake_case' });
+  const db = drizzle({ client, schema, casing });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** The handles opened on PostgreSQL (node-postgres), with their pool: their statements can be prepared by name. */
+const pools = new WeakMap<Db, Pool>();
+/** Renders SQL to text and parameters outside a database handle, with the handles' casing. */
+export const dialect = new PgDialect({ casing });
+
+/**
+ * Runs one statement and returns its rows. On PostgreSQL it runs as a named prepared statement, so each connection
+ * parses and plans a statement text once (the name is a hash of the text; the hot list pages have a few texts, one per
+ * combination of filters and includes). PGlite, the embedded developer database, and transactions run it as it is.
+ */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `s${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  return (await pool.query({ name, text, values: params })).rows as T[];
 }
 
 /** True when the error is a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

@@ -5,34 +5,35 @@ import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } fro
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { cancelItems, createOrder, findOrderItem, listOrders, loadGraphs, requireOrder, updateOrder } from '../domain/orders/service.ts';
-import { orderIncluded, orderItemResource, orderResource, uniqueResources } from './resources.ts';
+import { cancelItems, createOrder, findOrderItem, orderById, orderItemById, orderPage, requireOrder, updateOrder } from '../domain/orders/service.ts';
+import { documentBody, orderDocuments, orderItemDocuments, orderPageText } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   /** One order as a document, with the includes asked for. */
   async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
-    const [graph] = await loadGraphs(db, [await requireOrder(db, clientId, id)]);
-    const included = orderIncluded(graph, include, base);
-    return { data: orderResource(graph, base), ...(include.size ? { included } : {}) };
+    const { data: [order], included } = await orderDocuments(db, orderById(db, clientId, id), include, base);
+    if (!order) throw apiError('404-5', `Order ${id} not found.`);
+    return { data: order, ...(include.size ? { included } : {}) };
+  }
+
+  async function orderItemResource(clientId: number, id: number, base: string) {
+    const [item] = await orderItemDocuments(db, orderItemById(db, clientId, id), base);
+    if (!item) throw apiError('404', `Order item ${id} not found.`);
+    return item;
   }
 
   route(app, 'listOrders', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
     const page = pageOf(request.query);
-    const rows = await listOrders(db, request.client.id, {
+    const { data, included, ids } = await orderPageText(db, orderPage(db, request.client.id, {
       orderedOnLt: request.query['filter[orderedOn][lt]'],
       orderedOnGt: request.query['filter[orderedOn][gt]'],
       externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
       references: listFilter(request.query, 'filter[reference][in]'),
-    }, page);
-    const graphs = await loadGraphs(db, rows);
-    return {
-      data: graphs.map((g) => orderResource(g, base)),
-      ...(include.size ? { included: uniqueResources(graphs.flatMap((g) => orderIncluded(g, include, base))) } : {}),
-      links: paginationLinks(request, base, page, rows),
-    };
+    }, page), include, base);
+    return documentBody({ data, ...(include.size ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids)) });
   });
 
   route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
@@ -61,17 +62,12 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     return { ...document, meta: { modified: modifiedItems.length > 0, modifiedItems } };
   });
 
-  route(app, 'getOrderItem', async (request) => {
-    const item = await findOrderItem(db, request.client.id, request.params.id);
-    if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
-    return { data: orderItemResource(item, baseOf(request)) };
-  });
+  route(app, 'getOrderItem', async (request) => ({ data: await orderItemResource(request.client.id, request.params.id, baseOf(request)) }));
 
   route(app, 'cancelOrderItem', async (request) => {
     const item = await findOrderItem(db, request.client.id, request.params.id);
     if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
     const modified = await cancelItems(db, request.client.id, item.orderId, item.id);
-    const after = await findOrderItem(db, request.client.id, item.id);
-    return { data: orderItemResource(after!, baseOf(request)), meta: { modified: modified.length > 0 } };
+    return { data: await orderItemResource(request.client.id, item.id, baseOf(request)), meta: { modified: modified.length > 0 } };
   });
 }

@@ -2,10 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
 import { clientNow } from '../domain/clients/service.ts';
-import { findShipment, itemsOf } from '../domain/shipments/service.ts';
+import { shipmentById } from '../domain/shipments/service.ts';
 import { advanceClock, type WarehouseOptions } from '../warehouse/simulator.ts';
 import { advanceShipment, failShipmentNow, returnShipment, shipNow, type ReturnedGoods } from '../warehouse/sandbox.ts';
-import { returnItemResource, shipmentItemResource, shipmentResource } from './resources.ts';
+import { returnItemResource } from './resources.ts';
+import { shipmentDocuments } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
 
 export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {
@@ -13,10 +14,8 @@ export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
 
   /** The shipment with its items included, as the sandbox calls answer. */
   async function shipmentDocument(clientRequest: Parameters<typeof baseOf>[0], id: number) {
-    const base = baseOf(clientRequest);
-    const shipment = (await findShipment(db, clientRequest.client, id))!;
-    const items = await itemsOf(db, [id]);
-    return { data: shipmentResource(shipment, items.map((i) => i.id), base), included: items.map((i) => shipmentItemResource(i, base)) };
+    const { data: [shipment], included } = await shipmentDocuments(db, shipmentById(db, clientRequest.client, id), true, baseOf(clientRequest));
+    return { data: shipment, included };
   }
 
   route<{ seconds: number }>(app, 'sandboxAdvanceClock', async (request) => {

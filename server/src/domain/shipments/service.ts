@@ -23,7 +23,8 @@ export interface ShipmentFilters {
 
 const visible = (client: Client) => gte(shipments.createdAt, daysBefore(clientNow(client), limits.shipmentRetentionDays));
 
-export async function listShipments(db: Db, client: Client, filters: ShipmentFilters, page: Page): Promise<ShipmentRow[]> {
+/** The ids of one page of the client's shipments, as a query (the v3 documents are built around it in one statement). */
+export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, page: Page) {
   const conditions = [eq(shipments.clientId, client.id), gt(shipments.id, page.cursor), visible(client)];
   if (filters.shippedOnLt) conditions.push(lt(shipments.shippedOn, startOfDay(filters.shippedOnLt)));
   if (filters.shippedOnGt) conditions.push(gte(shipments.shippedOn, dayAfter(filters.shippedOnGt)));
@@ -37,7 +38,12 @@ export async function listShipments(db: Db, client: Client, filters: ShipmentFil
     const matching = db.select({ id: orders.id }).from(orders).where(and(...orderConditions));
     conditions.push(inArray(shipments.orderId, matching));
   }
-  return db.select().from(shipments).where(and(...conditions)).orderBy(asc(shipments.id)).limit(page.size);
+  return db.select({ id: shipments.id }).from(shipments).where(and(...conditions)).orderBy(asc(shipments.id)).limit(page.size);
+}
+
+/** The id of the client's shipment as a query; another client's or a shipment past the retention window selects nothing. */
+export function shipmentById(db: Db, client: Client, id: number) {
+  return db.select({ id: shipments.id }).from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, id), visible(client)));
 }
 
 export async function findShipment(db: Db, client: Client, id: number): Promise<ShipmentRow | undefined> {

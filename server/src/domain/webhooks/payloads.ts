@@ -1,11 +1,12 @@
 // The `data` of webhook events: the v3 resource object exactly as GET returns it at the moment of the event.
 import { asc, eq } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.ts';
-import { inboundResource, shipmentResource } from '../../v3/resources.ts';
+import { inboundResource } from '../../v3/resources.ts';
+import { shipmentDocuments } from '../../v3/json-documents.ts';
 import type { Client } from '../clients/service.ts';
 import { emitEvent } from './outbox.ts';
 
-const { shipments, shipmentItems, inbounds, inboundItems } = schema;
+const { shipments, inbounds, inboundItems } = schema;
 
 // Events are written by the warehouse, outside any request, so their links use the sandbox's public address,
 // which the app sets once from its configuration (PUBLIC_URL, else its own host and port).
@@ -16,9 +17,8 @@ export function setEventLinkBase(base: string) {
 
 /** Emits a shipment event with the shipment as it is now in this transaction. */
 export async function emitShipmentEvent(tx: Db, client: Client, shipmentId: number, type: string, occurredOn: Date): Promise<void> {
-  const [row] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId));
-  const items = await tx.select({ id: shipmentItems.id }).from(shipmentItems).where(eq(shipmentItems.shipmentId, shipmentId)).orderBy(asc(shipmentItems.id));
-  await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data: shipmentResource(row, items.map((i) => i.id), linkBase) });
+  const { data: [shipment] } = await shipmentDocuments(tx, tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.id, shipmentId)), false, linkBase);
+  await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data: shipment });
 }
 
 /** Emits an inbound event with the inbound as it is now in this transaction. */
