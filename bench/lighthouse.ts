@@ -2,13 +2,13 @@
 // bench/RESULTS.md between this benchmark's markers. Run with `npm run bench:lighthouse`.
 import {execFile, execFileSync} from 'node:child_process';
 import {promisify} from 'node:util';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {servePortal} from '../e2e/static-server.ts';
+import {writeSection} from './results-file.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
-const results = path.join(repository, 'bench', 'RESULTS.md');
 const routes = ['/docs', '/specs/v3/'];
 const formFactors = ['mobile', 'desktop'] as const;
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -66,7 +66,5 @@ const section = [
   end,
 ].join('\n');
 
-const current = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
-const pattern = new RegExp(`${begin}[\\s\\S]*?${end}`);
-writeFileSync(results, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
+writeSection(begin, end, section);
 console.log(section);

@@ -1,11 +1,10 @@
 // `npm run bench`: every API benchmark on loopback, each run bounded in time, written to bench/RESULTS.md between
 // this script's markers (the Lighthouse section of bench/lighthouse.ts stays). BENCH_ONLY=lists,create,... runs a subset;
 // BENCH_SECONDS changes the length of each load run (default 10).
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
-import { machine, repository, seconds } from './lib.ts';
+import { machine, seconds } from './lib.ts';
+import { resultsFile, writeSection } from './results-file.ts';
 import { benchLists, listHeader } from './lists.ts';
 import { benchCreate } from './create.ts';
 import { benchScale } from './scale.ts';
@@ -13,7 +12,6 @@ import { benchMulti } from './multi.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchStartup } from './startup.ts';
 
-const results = path.join(repository, 'bench', 'RESULTS.md');
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
 const begun = Date.now();
@@ -71,7 +69,7 @@ const readme = [
   readmeBegin,
   '## How to reproduce',
   '',
-  '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section. Neither is part of `npm test`.',
+  '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
   '- Needs Debian\'s PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.',
   '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
@@ -91,13 +89,6 @@ const section = [
   end,
 ].join('\n');
 
-let text = readFileSync(results, 'utf8');
-const replace = (source: string, from: string, to: string, content: string, fallback: (s: string) => string) => {
-  const a = source.indexOf(from);
-  const b = source.indexOf(to);
-  return a >= 0 && b > a ? source.slice(0, a) + content + source.slice(b + to.length) : fallback(source);
-};
-text = replace(text, readmeBegin, readmeEnd, readme, (s) => s.replace(/^# Benchmark results\n/, `# Benchmark results\n\n${readme}\n`));
-text = replace(text, begin, end, section, (s) => `${s.trimEnd()}\n\n${section}\n`);
-writeFileSync(results, text);
-console.log(`Wrote ${results}`);
+writeSection(readmeBegin, readmeEnd, readme, (s) => s.replace(/^# Benchmark results\n/, `# Benchmark results\n\n${readme}\n`));
+writeSection(begin, end, section);
+console.log(`Wrote ${resultsFile}`);

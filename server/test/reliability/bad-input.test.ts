@@ -6,12 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type Operation } from '@shopapi/contract';
 import { startSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { buildWorld, pathFor, type World } from '../support/world.ts';
-import { bodyMutations, formEncode, hostileAccepts, hostileAuthorizations, hostileIds, hostileQueryValues, malformedBodies } from '../support/mutations.ts';
+import { bodyMutations, formEncode, hostileAccepts, hostileAuthorizations, hostileIds, hostileQueryValues, malformedBodies, randomMutations } from '../support/mutations.ts';
 import { fingerprint } from '../support/fingerprint.ts';
+import { reliabilityScale, reportFigures } from '../support/reliability.ts';
 
 let sb: TestSandbox;
 let world: World;
 let sent = 0;
+let combined = 0;
+const started = Date.now();
+/** Seeded combinations per operation: 20 in `npm test`, 20 × RELIABILITY_SCALE in the long variant. */
+const combinationsPerOperation = 20 * reliabilityScale;
 
 const isWrite = (op: Operation) => op.method !== 'GET';
 const jsonBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? []).some((t) => t !== 'application/json' && t !== 'application/vnd.api+json');
@@ -45,7 +50,7 @@ describe('bad input, generated from the contract', () => {
     expect(unreachable).toEqual([]);
   });
 
-  describe.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s', (_name, op) => {
+  describe.each(operations.map((op, index) => [`${op.method} ${op.path}`, op, index] as const))('%s', (_name, op, index) => {
     it('survives hostile path ids', async () => {
       if (!op.params) return;
       for (const id of hostileIds) await probe(op, pathFor(op, world, id)!, {}, `path id ${id}`);
@@ -97,10 +102,22 @@ describe('bad input, generated from the contract', () => {
         else await probe(op, url, { payload: formEncode(mutation.value), contentType: 'application/x-www-form-urlencoded' }, `${mutation.name} as a form`);
       }
     }, 300_000);
+
+    it('survives several fields broken at once (seeded random combinations)', async () => {
+      const url = pathFor(op, world);
+      if (!jsonBody(op) || op.requestExample === undefined || !url) return;
+      // The seed is the operation's place in the contract: a failing combination names its seed and number.
+      for (const mutation of randomMutations(op.requestExample, combinationsPerOperation, index + 1)) {
+        await probe(op, url, { payload: JSON.stringify(mutation.value), contentType: contentTypeOf(op) }, mutation.name);
+        combined++;
+      }
+    }, 600_000);
   });
 
   it('sent a substantial number of bad requests', () => {
-    console.log(`bad-input suite: ${sent} requests`);
+    console.log(`bad-input suite: ${sent} requests (${combined} with several fields broken at once), scale ${reliabilityScale}`);
+    reportFigures({ suite: 'bad input', database: sb.database.kind, requests: sent, combined, scale: reliabilityScale, seconds: Math.round((Date.now() - started) / 1000) });
     expect(sent).toBeGreaterThanOrEqual(10_000);
+    expect(combined).toBeGreaterThan(0);
   });
 });

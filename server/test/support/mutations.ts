@@ -64,6 +64,49 @@ export function bodyMutations(example: unknown): Mutation[] {
   return out;
 }
 
+/** A small seeded generator (mulberry32): the same seed gives the same requests, so a finding can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` documents with two to four fields of the example broken at once (removed or given a hostile value),
+ * chosen by a generator seeded with `seed`: the combinations the one-field mutations above do not reach.
+ */
+export function randomMutations(example: unknown, count: number, seed: number): Mutation[] {
+  const base = example as Json;
+  const all = paths(base);
+  if (!all.length) return [];
+  const random = seededRandom(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const out: Mutation[] = [];
+  for (let n = 0; n < count; n++) {
+    let value = base;
+    const changes: string[] = [];
+    const fields = 2 + Math.floor(random() * 3);
+    for (let f = 0; f < fields; f++) {
+      const path = pick(all);
+      const remove = random() < 0.2;
+      const [label, hostile] = pick(hostileValues);
+      try {
+        value = setAt(value, path, hostile, remove);
+        changes.push(`/${path.join('/')} ${remove ? 'removed' : `= ${label}`}`);
+      } catch {
+        // An earlier change replaced a parent of this path by a scalar: nothing left to break there.
+      }
+    }
+    out.push({ name: `seed ${seed} #${n}: ${changes.join(', ')}`, value });
+  }
+  return out;
+}
+
 /** Raw bodies that are not what the content type says. */
 export const malformedBodies: [string, string | Buffer][] = [
   ['truncated JSON', '{"data": {"type": "order", "attributes": {'],
