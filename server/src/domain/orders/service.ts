@@ -13,8 +13,6 @@ const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipme
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
-export type AddressRow = typeof addresses.$inferSelect;
-export type PickUpPointRow = typeof pickUpPoints.$inferSelect;
 
 type CreateDocument = Static<typeof OrderCreateDocument>;
 type UpdateDocument = Static<typeof OrderUpdateDocument>;
