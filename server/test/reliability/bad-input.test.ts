@@ -1,5 +1,6 @@
 // Bad input, generated from the contract for every operation: removed fields, hostile values at every depth,
-// malformed bodies, wrong content types, huge bodies, hostile path ids and query values.
+// malformed bodies, wrong content types, huge bodies, hostile path ids and query values, and seeded random
+// combinations of several broken fields (20 per operation × RELIABILITY_SCALE).
 // Every answer: no 5xx, documented status and format for its version (the harness checks the OpenAPI document),
 // and a rejected write leaves the database exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // kill -9 while 50 connections create orders: after a restart every order answered 201 is there in full, and no
-// order is half-written. (kill -9 during webhook delivery: server/test/webhooks-delivery.test.ts.)
+// order is half-written; RELIABILITY_SCALE rounds of it on one database (1 in `npm test`, more in npm run
+// bench:reliability). (kill -9 during webhook delivery: server/test/webhooks-delivery.test.ts.)
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoCredentials, serverEnv, startServerProcess, tokenFor, type ServerProcess } from '../support/server-process.ts';
 import { orderDocument } from '../support/fixtures.ts';
