@@ -182,14 +182,18 @@ export async function placeOrder(db: Db, client: Client, input: NewOrder, base: 
   }
 }
 
+/** The client's order (or order item) with this id; another client's is not there. */
+const ownOrder = (clientId: number, id: number) => and(eq(orders.clientId, clientId), eq(orders.id, id));
+const ownOrderItem = (clientId: number, id: number) => and(eq(orderItems.clientId, clientId), eq(orderItems.id, id));
+
 export async function findOrder(db: Db, clientId: number, id: number): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(and(eq(orders.clientId, clientId), eq(orders.id, id)));
+  const [row] = await db.select().from(orders).where(ownOrder(clientId, id));
   return row;
 }
 
 /** The id of the client's order as a query; another client's order selects nothing. */
 export function orderById(db: Db, clientId: number, id: number) {
-  return db.select({ id: orders.id }).from(orders).where(and(eq(orders.clientId, clientId), eq(orders.id, id)));
+  return db.select({ id: orders.id }).from(orders).where(ownOrder(clientId, id));
 }
 
 export async function requireOrder(db: Db, clientId: number, id: number): Promise<OrderRow> {
@@ -225,7 +229,7 @@ export async function requireOrderByExternalNumber(db: Db, clientId: number, ext
 /** Takes an order off hold so the warehouse may ship it; an order not on hold stays as it is. */
 export async function releaseOrder(db: Db, clientId: number, externalOrderNumber: string): Promise<void> {
   const order = await requireOrderByExternalNumber(db, clientId, externalOrderNumber);
-  await db.update(orders).set({ onHold: false }).where(and(eq(orders.clientId, clientId), eq(orders.id, order.id)));
+  await db.update(orders).set({ onHold: false }).where(ownOrder(clientId, order.id));
 }
 
 export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422') {
@@ -297,7 +301,7 @@ async function coveredQuantities(db: Db, itemIds: number[]): Promise<Map<number,
 /** Cancels what shipments do not cover; returns the ids of the items whose quantity went down. */
 export async function cancelItems(db: Db, clientId: number, orderId: number, onlyItemId?: number): Promise<number[]> {
   return db.transaction(async (tx) => {
-    await tx.select({ id: orders.id }).from(orders).where(and(eq(orders.clientId, clientId), eq(orders.id, orderId))).for('update');
+    await tx.select({ id: orders.id }).from(orders).where(ownOrder(clientId, orderId)).for('update');
     const conditions = [eq(orderItems.orderId, orderId), eq(orderItems.clientId, clientId)];
     if (onlyItemId !== undefined) conditions.push(eq(orderItems.id, onlyItemId));
     const items = await tx.select().from(orderItems).where(and(...conditions));
@@ -316,10 +320,10 @@ export async function cancelItems(db: Db, clientId: number, orderId: number, onl
 
 /** The id of the client's order item as a query. */
 export function orderItemById(db: Db, clientId: number, id: number) {
-  return db.select({ id: orderItems.id }).from(orderItems).where(and(eq(orderItems.clientId, clientId), eq(orderItems.id, id)));
+  return db.select({ id: orderItems.id }).from(orderItems).where(ownOrderItem(clientId, id));
 }
 
 export async function findOrderItem(db: Db, clientId: number, id: number): Promise<OrderItemRow | undefined> {
-  const [row] = await db.select().from(orderItems).where(and(eq(orderItems.clientId, clientId), eq(orderItems.id, id)));
+  const [row] = await db.select().from(orderItems).where(ownOrderItem(clientId, id));
   return row;
 }

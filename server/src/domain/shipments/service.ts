@@ -41,13 +41,16 @@ export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, p
   return db.select({ id: shipments.id }).from(shipments).where(and(...conditions)).orderBy(asc(shipments.id)).limit(page.size);
 }
 
+/** The client's shipment with this id, within the retention window. */
+const ownShipment = (client: Client, id: number) => and(eq(shipments.clientId, client.id), eq(shipments.id, id), visible(client));
+
 /** The id of the client's shipment as a query; another client's or a shipment past the retention window selects nothing. */
 export function shipmentById(db: Db, client: Client, id: number) {
-  return db.select({ id: shipments.id }).from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, id), visible(client)));
+  return db.select({ id: shipments.id }).from(shipments).where(ownShipment(client, id));
 }
 
 export async function findShipment(db: Db, client: Client, id: number): Promise<ShipmentRow | undefined> {
-  const [row] = await db.select().from(shipments).where(and(eq(shipments.clientId, client.id), eq(shipments.id, id), visible(client)));
+  const [row] = await db.select().from(shipments).where(ownShipment(client, id));
   return row;
 }
 
