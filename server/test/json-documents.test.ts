@@ -1,6 +1,8 @@
 // Orders and shipments are written as JSON text by the database (src/v3/json-documents.ts); the list pages send that
 // text as it is. These tests hold it to what a client sends and to the other ways the same resources are read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, desc, eq } from 'drizzle-orm';
+import { schema } from '../src/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 
@@ -67,6 +69,11 @@ describe('resources written as JSON by the database', () => {
     expect(page.body.data).toEqual([shipment]);
     expect(page.body.included).toEqual(shipped.body.included);
     expect(shipped.body.included[0].attributes).toMatchObject({ sku: 'TRICKY-1', quantity: 1, serialNumbers: [] });
+    // The webhook payload of the last event is the resource as GET returns it now.
+    const { events } = schema;
+    const [last] = await sb.database.db.select().from(events).where(and(eq(events.entity, 'shipment'), eq(events.entityId, shipment.id))).orderBy(desc(events.sequence)).limit(1);
+    expect(last.type).toBe('shipment.shipped.3');
+    expect(last.payload).toEqual(single.body.data);
   });
 
   it('answers an empty page with empty arrays, and another client sees nothing of these orders', async () => {
