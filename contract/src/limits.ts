@@ -18,6 +18,8 @@ export const limits = {
   v2ShipmentListMax: 100,
   v2ReturnItemsMax: 1000,
   v2LanguagesMax: 11,
+  /** Metadata pairs of one v2 RMA item. */
+  v2MetadataPairsMax: 20,
   attachmentMaxBytes: 5 * 1024 * 1024,
   attachmentMaxPages: 1,
   shipmentRetentionDays: 90,
@@ -28,6 +30,27 @@ export const limits = {
   tokenLifetimeSecondsDefault: 56_000,
   requestBodyMaxBytes: 1024 * 1024,
   includeDepthMax: 1,
+  /** Items of one order (v3 and v2), and so shipment items of one shipment. */
+  orderItemsMax: 1000,
+  /** Items of one inbound packing slip (v2: purchase order), and items received by one sandbox call. */
+  packingSlipItemsMax: 1000,
+  /** Ids in one v2 sync call (shipments, stock mutations) and order types in one v2 shipment query. */
+  syncIdsMax: 1000,
+  /**
+   * Items (order items, shipment items, packing slip and inbound items) included in one list page. A page whose
+   * resources hold more ends early, at least one resource long, and links to the next: one answer stays a few MB.
+   */
+  includedItemsMaxPerPage: 1000,
+  /** Problems listed in one error answer; a last entry says how many more there were. */
+  errorsMax: 100,
+  /** Form bodies (v2, /token): the highest list index, the deepest key and the most fields one body may have. */
+  formArrayIndexMax: 1000,
+  formDepthMax: 8,
+  formFieldsMax: 20_000,
+  /** The bound of text the contract gives no tighter bound (filters, free text). */
+  textMaxDefault: 10_000,
+  /** Dates and times as text. */
+  dateTextMax: 64,
 } as const;
 
 export const defaults = {

@@ -43,7 +43,31 @@ export interface Operation {
   rateLimit?: 'products' | 'stockLevels';
 }
 
+type SchemaNode = TSchema & { type?: string | string[]; format?: string; maxLength?: number; enum?: unknown[]; const?: unknown };
+
+/**
+ * Gives every string a request can carry a bound: the contract's own where it states one, else `limits.dateTextMax`
+ * for dates and `limits.textMaxDefault` for other text. Validation then refuses overlong text before any handler,
+ * pattern or format check spends time on it, and the OpenAPI documents show the bound.
+ */
+function boundStrings(node: unknown, seen = new Set<unknown>()): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  const schema = node as SchemaNode & Record<string, unknown>;
+  const types = ([] as string[]).concat(schema.type ?? []);
+  if (types.includes('string') && schema.maxLength === undefined && schema.enum === undefined && schema.const === undefined) {
+    schema.maxLength = schema.format === 'date' || schema.format === 'date-time' ? limits.dateTextMax : limits.textMaxDefault;
+  }
+  for (const key of ['properties', 'patternProperties'] as const) {
+    for (const child of Object.values((schema[key] ?? {}) as Record<string, unknown>)) boundStrings(child, seen);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const child of (schema[key] ?? []) as unknown[]) boundStrings(child, seen);
+  boundStrings(schema.items, seen);
+  if (typeof schema.additionalProperties === 'object') boundStrings(schema.additionalProperties, seen);
+}
+
 export function defineOperation(op: Operation): Operation {
+  for (const part of [op.params, op.query, op.body]) boundStrings(part);
   return op;
 }
 
@@ -52,7 +76,7 @@ export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MA
 /** Cursor pagination query parameters shared by every v3 collection. */
 export const PageQuery = {
   'page[cursor]': Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, default: 0, description: 'Id of the last entity seen; that entity is not repeated. Default 0.' })),
-  'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: limits.pageSizeDefault, description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}.` })),
+  'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: limits.pageSizeDefault, description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}. A page that includes items ends early rather than include more than ${limits.includedItemsMaxPerPage} of them; its \`next\` link continues.` })),
 };
 
 export function IncludeQuery(paths: string[]) {

@@ -1,6 +1,7 @@
 // Sandbox controls: test helpers that do what the real warehouse would, authenticated as the client.
 import { Type } from '@sinclair/typebox';
 import { IdParams, defineOperation } from './operation.ts';
+import { limits } from './limits.ts';
 import { SingleDocument } from './jsonapi.ts';
 import { Shipment, ShipmentItem } from './v3/shipments.ts';
 import { Inbound, InboundItem } from './v3/inbound.ts';
@@ -28,7 +29,7 @@ export const sandboxOperations = [
       items: Type.Optional(Type.Array(Type.Object({
         sku: Sku,
         quantity: Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Quantity received; 0 receives nothing of this sku.' }),
-      }, { additionalProperties: false }), { description: 'Received quantities per sku; a repeated sku is summed. Default: everything still expected.' })),
+      }, { additionalProperties: false }), { maxItems: limits.packingSlipItemsMax, description: 'Received quantities per sku; a repeated sku is summed. Default: everything still expected.' })),
     }, { additionalProperties: false }),
     requestExample: { items: [{ sku: 'SKU-TSHIRT-M', quantity: 90 }, { sku: 'SKU-MUG', quantity: 30 }] },
     responses: { 201: { description: 'The new inbound, with its items included.', schema: SingleDocument(Inbound, [InboundItem]) } },

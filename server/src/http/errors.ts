@@ -1,5 +1,5 @@
 // Errors the domain throws; the error plugin renders them as JSON:API errors (v3) or the NOK envelope (v2).
-import { errorCatalogue, type ErrorCode } from '@shopapi/contract';
+import { errorCatalogue, limits, type ErrorCode } from '@shopapi/contract';
 
 export interface ErrorItem {
   code: ErrorCode;
@@ -27,6 +27,15 @@ export class ApiError extends Error {
 }
 
 export const apiError = (code: ErrorCode, detail: string, extra: Omit<ErrorItem, 'code' | 'detail'> = {}) => new ApiError({ code, detail, ...extra });
+
+/** At most `limits.errorsMax` problems: the first ones, and a last entry that says how many more were found. */
+export function capProblems<T>(problems: T[], more: (count: number) => T): T[] {
+  if (problems.length <= limits.errorsMax) return problems;
+  const shown = problems.slice(0, limits.errorsMax - 1);
+  return [...shown, more(problems.length - shown.length)];
+}
+
+export const moreProblems = (count: number) => `${count} more problems were found and are not listed; correct these and send again.`;
 
 /** Collects problems so one request answers with all of them together. */
 export class ErrorCollector {

@@ -5,8 +5,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
-import { operationById, purchaseOrderOperationIds, v2BadRequest, v2Messages, type Operation } from '@shopapi/contract';
+import { limits, operationById, purchaseOrderOperationIds, v2BadRequest, v2Messages, type Operation } from '@shopapi/contract';
 import { compileBodyValidator, validationItems } from './validation.ts';
+import { capProblems, moreProblems } from './errors.ts';
 
 /** Markers the JSON parser leaves for the hook, which answers in the v2 format. */
 const EMPTY = Object.freeze({ marker: 'empty' });
@@ -18,26 +19,6 @@ const isV2 = (request: FastifyRequest) => request.routeOptions.config?.api === '
 const keyOf = (name: string) => name.replace(/[_-]/g, '').toLowerCase();
 
 type Schema = TSchema & { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; patternProperties?: Record<string, Schema> };
-
-/** Form keys such as OrderItems[0][Sku], OrderItems[0].Sku or ids[] become nested objects and arrays. */
-export function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flat)) {
-    // ids[]=1&ids[]=2 arrives as one key with a list: the list is the value of ids.
-    const path = (key.match(/[^[\].]+|\[\]/g) ?? [key]).filter((segment, i, all) => !(segment === '[]' && i === all.length - 1));
-    let node: any = root;
-    path.forEach((segment, i) => {
-      const name = segment === '[]' ? String(node.length ?? Object.keys(node).length) : segment;
-      if (i === path.length - 1) {
-        node[name] = value;
-        return;
-      }
-      if (node[name] === undefined || typeof node[name] !== 'object') node[name] = /^\d+$/.test(path[i + 1]) || path[i + 1] === '[]' ? [] : {};
-      node = node[name];
-    });
-  }
-  return root;
-}
 
 const typesOf = (schema: Schema): string[] => {
   if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
@@ -63,8 +44,13 @@ export function normalise(value: unknown, schema: Schema): unknown {
   }
   if (typeof value === 'object') {
     if (arraySchema?.items) {
+      // {"0": a, "1": b} for a list, as some clients encode one. An index past the list's bound stays an object, which
+      // validation refuses: one key must not stand for a list longer than the contract allows.
       const entries = Object.entries(value as Record<string, unknown>);
-      if (entries.every(([k]) => /^\d+$/.test(k))) return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => normalise(v, arraySchema.items!));
+      const bound = (arraySchema as { maxItems?: number }).maxItems ?? limits.formArrayIndexMax;
+      if (entries.every(([k]) => /^\d{1,9}$/.test(k) && Number(k) < bound)) {
+        return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => normalise(v, arraySchema.items!));
+      }
     }
     if (!objectSchema?.properties) return value;
     const names = new Map(Object.keys(objectSchema.properties).map((name) => [keyOf(name), name]));
@@ -79,7 +65,8 @@ export function normalise(value: unknown, schema: Schema): unknown {
   if (arraySchema?.items && !types.includes(typeof value)) return [normalise(value, arraySchema.items)];
   if (typeof value === 'string') {
     const text = value.trim();
-    if ((types.includes('integer') || types.includes('number')) && !types.includes('string') && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+    // A number too large for a double (400 digits) stays text, so validation refuses it instead of storing Infinity.
+    if ((types.includes('integer') || types.includes('number')) && !types.includes('string') && /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text))) return Number(text);
     if (types.includes('boolean') && !types.includes('string') && /^(true|false|1|0)$/i.test(text)) return /^(true|1)$/i.test(text);
     if (text === '' && types.includes('null') && !types.includes('string')) return null;
     return value;
@@ -104,10 +91,10 @@ function problemsOf(errors: ErrorObject[], body: unknown): string[] {
   const others = errors.filter((e) => e.keyword !== 'format' && !formatErrors.some((f) => f.instancePath === e.instancePath));
   const valueAt = (pointer: string) => pointer.split('/').slice(1).reduce<any>((node, key) => node?.[key], body);
   const pascal = (pointer: string) => { const name = pointer.split('/').pop() ?? ''; return name.charAt(0).toUpperCase() + name.slice(1); };
-  return [
+  return capProblems([
     ...[...new Set(formatErrors.map((e) => e.instancePath))].map((p) => `The value '${valueAt(p)}' is not valid for ${pascal(p)}.`),
     ...validationItems(others, 'body').map((i) => i.detail.replace(/^\//, '')),
-  ];
+  ], moreProblems);
 }
 
 const nok = (reply: FastifyReply, message: string, result: unknown) =>
@@ -140,8 +127,8 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
     }
     if (!op.body || request.method === 'GET') return;
     if (request.body === MALFORMED) return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2BadRequest);
-    const isForm = String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
-    const raw = isForm && request.body ? unflatten(request.body as Record<string, unknown>) : request.body;
+    // Form bodies arrive nested already (http/form-body.ts).
+    const raw = request.body;
     // A body whose fields are all optional (shipment search) may be empty: no criteria.
     const required = (op.body as Schema & { required?: string[] }).required ?? [];
     if (isEmpty(raw) && required.length) return nok(reply, v2Messages.emptyValue, null);

@@ -1,7 +1,7 @@
 // v3 inbound packing slips, inbounds and inbound items, and the sandbox helper that receives a packing slip.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { inboundStatuses, operationById, packingSlipStatuses, type InboundPackingSlipCreateDocument } from '@shopapi/contract';
+import { inboundStatuses, limits, operationById, packingSlipStatuses, type InboundPackingSlipCreateDocument } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { ApiError, apiError } from '../http/errors.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
@@ -17,21 +17,40 @@ import type { AppContext } from '../app.ts';
 const slipIncludes = ['inboundPackingSlipItems'];
 const inboundIncludes = ['inboundItems'];
 
+/**
+ * A list page whose included items would pass `limits.includedItemsMaxPerPage` ends after the last row whose items
+ * still fit (the first row always stays); `cut` makes the links point to the next page.
+ */
+function cutByItems<R extends { id: number }, I>(rows: R[], items: I[], ownerOf: (item: I) => number) {
+  const counts = new Map<number, number>();
+  for (const item of items) counts.set(ownerOf(item), (counts.get(ownerOf(item)) ?? 0) + 1);
+  let running = 0;
+  const kept = rows.filter((row, position) => {
+    running += counts.get(row.id) ?? 0;
+    return position === 0 || running <= limits.includedItemsMaxPerPage;
+  });
+  const keptIds = new Set(kept.map((row) => row.id));
+  return { rows: kept, items: items.filter((item) => keptIds.has(ownerOf(item))), cut: kept.length < rows.length };
+}
+
 export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
-  async function slipDocuments(rows: PackingSlipRow[], include: Set<string>, base: string) {
-    const ids = rows.map((s) => s.id);
-    const [items, inbounds] = await Promise.all([itemsOfPackingSlips(db, ids), latestInbounds(db, ids)]);
+  async function slipDocuments(all: PackingSlipRow[], include: Set<string>, base: string) {
+    const [allItems, inbounds] = await Promise.all([itemsOfPackingSlips(db, all.map((s) => s.id)), latestInbounds(db, all.map((s) => s.id))]);
+    const { rows, items, cut } = include.size ? cutByItems(all, allItems, (i) => i.inboundPackingSlipId) : { rows: all, items: allItems, cut: false };
     return {
       data: rows.map((s) => packingSlipResource(s, items.filter((i) => i.inboundPackingSlipId === s.id).map((i) => i.id), inbounds.get(s.id), base)),
       ...(include.size ? { included: items.map((i) => packingSlipItemResource(i, base)) } : {}),
+      rows, cut,
     };
   }
 
-  async function inboundDocuments(rows: InboundRow[], include: Set<string>, base: string) {
-    const items = await itemsOfInbounds(db, rows.map((i) => i.id));
+  async function inboundDocuments(all: InboundRow[], include: Set<string>, base: string) {
+    const allItems = await itemsOfInbounds(db, all.map((i) => i.id));
+    const { rows, items, cut } = include.size ? cutByItems(all, allItems, (i) => i.inboundId) : { rows: all, items: allItems, cut: false };
     return {
       data: rows.map((i) => inboundResource(i, items.filter((item) => item.inboundId === i.id).map((item) => item.id), base)),
       ...(include.size ? { included: items.map((i) => inboundItemResource(i, base)) } : {}),
+      rows, cut,
     };
   }
 
@@ -53,7 +72,8 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
       completedOnLt: q['filter[completedOn][lt]'],
       completedOnGt: q['filter[completedOn][gt]'],
     }, page);
-    return { ...(await slipDocuments(rows, include, base)), links: paginationLinks(request, base, page, rows) };
+    const { rows: shown, cut, ...document } = await slipDocuments(rows, include, base);
+    return { ...document, links: paginationLinks(request, base, page, shown, cut) };
   });
 
   route<Static<typeof InboundPackingSlipCreateDocument>>(app, 'createInboundPackingSlip', async (request) => {
@@ -70,8 +90,8 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     const include = includesOf(request.query, slipIncludes);
     const slip = await findPackingSlip(db, request.client, request.params.id);
     if (!slip) throw apiError('404', `Inbound packing slip ${request.params.id} not found.`);
-    const { data, ...rest } = await slipDocuments([slip], include, baseOf(request));
-    return { data: data[0], ...rest };
+    const { data, included } = await slipDocuments([slip], include, baseOf(request));
+    return { data: data[0], ...(included ? { included } : {}) };
   });
 
   route(app, 'listInbounds', async (request) => {
@@ -80,13 +100,14 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     const page = pageOf(q);
     const include = includesOf(q, inboundIncludes);
     const rows = await listInbounds(db, request.client, { statuses: enumListFilter(q, 'filter[status][in]', inboundStatuses) }, page);
-    return { ...(await inboundDocuments(rows, include, base)), links: paginationLinks(request, base, page, rows) };
+    const { rows: shown, cut, ...document } = await inboundDocuments(rows, include, base);
+    return { ...document, links: paginationLinks(request, base, page, shown, cut) };
   });
 
   route(app, 'getInbound', async (request) => {
     const include = includesOf(request.query, inboundIncludes);
-    const { data, ...rest } = await inboundDocuments([await requireInbound(request.client, request.params.id)], include, baseOf(request));
-    return { data: data[0], ...rest };
+    const { data, included } = await inboundDocuments([await requireInbound(request.client, request.params.id)], include, baseOf(request));
+    return { data: data[0], ...(included ? { included } : {}) };
   });
 
   route(app, 'getInboundItem', async (request) => {
