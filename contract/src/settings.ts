@@ -60,6 +60,11 @@ export const authOperations = [
     responses: {
       200: { description: 'The token.', schema: TokenResponse, contentType: 'application/json' },
       400: { description: 'Wrong credentials (invalid_grant), a grant type other than password (unsupported_grant_type), or a malformed request (invalid_request, also for a body that is not form-encoded).', schema: TokenError, contentType: 'application/json', example: { error: 'invalid_grant', error_description: 'The user name or password is incorrect.' } },
+      429: {
+        description: 'Too many failed attempts: for this username from your address, from your address, or for this username from all addresses, within the current window (15 minutes unless the sandbox is configured otherwise). The `Retry-After` header gives the seconds until you may try again. Successful requests never count.',
+        schema: TokenError, contentType: 'application/json', headers: { 'Retry-After': 'Seconds until the next attempt is accepted.' },
+        example: { error: 'invalid_request', error_description: 'Too many failed attempts to sign in; try again in 840 seconds.' },
+      },
     },
   }),
   defineOperation({

@@ -18,6 +18,23 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections beyond this are closed at once: one process's share of file descriptors and memory. */
   maxConnections: number;
+  /** Longest a client may take to send its request headers; never more than requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Open connections one remote address may hold; beyond it, new ones are closed at once. 0: no cap. */
+  maxConnectionsPerAddress: number;
+  /**
+   * Fastify's trustProxy: false (default) ignores X-Forwarded-For/-Host/-Proto; true trusts any sender; text is a
+   * comma-separated list of the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal) to trust.
+   */
+  trustProxy: boolean | string;
+  /** Failed POST /token attempts are counted in fixed windows of this many seconds. */
+  tokenThrottleWindowSeconds: number;
+  /** Failed attempts per window for one username from one address (0: no limit). */
+  tokenFailuresPerUsernameAndAddress: number;
+  /** Failed attempts per window from one address, whatever the username (0: no limit). */
+  tokenFailuresPerAddress: number;
+  /** Failed attempts per window for one username from all addresses together (0: no limit). */
+  tokenFailuresPerUsername: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -26,6 +43,11 @@ function intFrom(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
   return value;
+}
+
+function trustProxyFrom(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  return raw === 'true' ? true : raw;
 }
 
 export function loadConfig(overrides: Partial<Config> = {}): Config {
@@ -46,6 +68,13 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     // Longer than a reverse proxy's upstream keep-alive (nginx: 60 s), so the proxy closes first and never reuses a closed socket.
     keepAliveTimeoutMs: intFrom('KEEP_ALIVE_TIMEOUT_MS', 72_000),
     maxConnections: intFrom('MAX_CONNECTIONS', 1024),
+    headersTimeoutMs: intFrom('HEADERS_TIMEOUT_MS', 10_000),
+    maxConnectionsPerAddress: intFrom('MAX_CONNECTIONS_PER_ADDRESS', 128),
+    trustProxy: trustProxyFrom(process.env.TRUST_PROXY),
+    tokenThrottleWindowSeconds: intFrom('TOKEN_THROTTLE_WINDOW_SECONDS', 900),
+    tokenFailuresPerUsernameAndAddress: intFrom('TOKEN_FAILURES_PER_USERNAME_AND_ADDRESS', 10),
+    tokenFailuresPerAddress: intFrom('TOKEN_FAILURES_PER_ADDRESS', 100),
+    tokenFailuresPerUsername: intFrom('TOKEN_FAILURES_PER_USERNAME', 1000),
     ...overrides,
   };
 }

@@ -4,6 +4,8 @@ import type { Static } from '@sinclair/typebox';
 import { readinessMessages, tokenErrors, v2Messages, type TokenRequest } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { ApiError } from '../http/errors.ts';
+import { sendError } from '../http/jsonapi.ts';
+import { tokenThrottle } from '../http/token-throttle.ts';
 import { issueToken } from '../domain/clients/tokens.ts';
 import { settingsOf } from '../domain/reference/service.ts';
 import { ping } from '../db/index.ts';
@@ -13,10 +15,26 @@ import type { AppContext } from '../app.ts';
 const readinessTimeoutMs = 900;
 
 export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
-  route<Static<typeof TokenRequest>>(app, 'requestToken', async (request) => {
+  const throttle = tokenThrottle(db, {
+    windowSeconds: config.tokenThrottleWindowSeconds,
+    perUsernameAndAddress: config.tokenFailuresPerUsernameAndAddress,
+    perAddress: config.tokenFailuresPerAddress,
+    perUsername: config.tokenFailuresPerUsername,
+  });
+  route<Static<typeof TokenRequest>>(app, 'requestToken', async (request, reply) => {
     const { grant_type: grantType, username, password } = request.body;
     if (grantType && grantType !== 'password') throw new ApiError({ code: '400', detail: tokenErrors.unsupportedGrantType.error_description }, { v2Result: tokenErrors.unsupportedGrantType });
-    const token = await issueToken(db, username, password, config.tokenLifetimeSeconds);
+    // Checked before the password hash: an attempt over a limit costs no hashing.
+    const attempt = await throttle.reserve(username, request.ip);
+    if (!attempt.allowed) {
+      reply.header('retry-after', attempt.retryAfterSeconds);
+      const detail = `Too many failed attempts to sign in; try again in ${attempt.retryAfterSeconds} seconds.`;
+      return sendError(request, reply, 429, [{ code: '429', detail }], tokenErrors.invalidRequest(detail));
+    }
+    // An error in the check ends the attempt as a failure, so its place is not held until the window ends.
+    const token = await issueToken(db, username, password, config.tokenLifetimeSeconds)
+      .catch(async (error: unknown) => { await attempt.settle(false); throw error; });
+    await attempt.settle(token !== undefined);
     if (!token) throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
     return token;
   });

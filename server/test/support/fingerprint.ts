@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../src/db/index.ts';
 
-const accountingTables = new Set(['rate_limit_counters', 'tokens', '__drizzle_migrations']);
+const accountingTables = new Set(['rate_limit_counters', 'token_failure_counters', 'tokens', '__drizzle_migrations']);
 
 const queries = new WeakMap<Db, Map<string, SQL>>();
 

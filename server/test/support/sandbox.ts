@@ -26,6 +26,8 @@ export interface CallOptions {
   /** Form-encoded body instead of JSON. */
   form?: Record<string, string>;
   payload?: string | Buffer;
+  /** The client's address as the server sees it (inject's default is 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export interface TestClient {
@@ -78,7 +80,7 @@ export async function startSandbox(overrides: Partial<Config> = {}): Promise<Tes
       payload = JSON.stringify(opts.body);
     }
     Object.assign(headers, opts.headers);
-    const response = await app.inject({ method: method as never, url, headers, payload });
+    const response = await app.inject({ method: method as never, url, headers, payload, remoteAddress: opts.remoteAddress });
     let body: unknown = response.body;
     try {
       body = response.body ? JSON.parse(response.body) : undefined;

@@ -54,3 +54,15 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   windowStart: timestamp({ withTimezone: true }).notNull(),
   count: integer().notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.clientId, t.bucket, t.windowStart] })]);
+
+/**
+ * POST /token attempts in the current fixed window, per key (a SHA-256 of the scope and its username and/or address:
+ * no typed username, which may be a mistyped password, is stored): failures so far, and attempts whose password check
+ * is under way. One row per key, shared by every process; a new window restarts it.
+ */
+export const tokenFailureCounters = pgTable('token_failure_counters', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  failures: integer().notNull().default(0),
+  pending: integer().notNull().default(0),
+}, (t) => [index('token_failure_counters_window_idx').on(t.windowStart)]);
