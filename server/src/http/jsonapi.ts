@@ -2,7 +2,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
-import { ApiError, type ErrorItem } from './errors.ts';
+import { ApiError, capProblems, moreProblems, type ErrorItem } from './errors.ts';
 import { validationItems } from './validation.ts';
 
 export type ApiKind = 'v3' | 'v2' | 'token';
@@ -67,11 +67,13 @@ function renderV2(reply: FastifyReply, status: number, message: string, result: 
   return reply.code(status).type('application/json').serializer(JSON.stringify).send({ messageCode: 'NOK', message, result });
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, items: ErrorItem[], v2Result: unknown = null) {
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, all: ErrorItem[], v2Result: unknown = null) {
   const kind = apiKindOf(request);
+  // A body with thousands of broken fields answers with the first of them, not with megabytes of errors.
+  const items = capProblems(all, (count): ErrorItem => ({ code: all[0].code, detail: moreProblems(count) }));
   if (kind === 'v3') return renderV3(reply, status, items);
-  // The token endpoint answers every problem with 400 and an OAuth 2.0 error body.
-  if (kind === 'token') return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
+  // The token endpoint answers every problem with 400 and an OAuth 2.0 error body; throttled attempts with 429.
+  if (kind === 'token') return reply.code(status === 429 ? 429 : 400).type('application/json').serializer(JSON.stringify).send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
   // v2 clients get the documented malformed-content answer for a body in a type the API does not read.
   if (status === 415) return renderV2(reply, 400, v2Messages.malformed, v2Result);
   return renderV2(reply, status, items.map((i) => i.detail).join(' '), v2Result);
