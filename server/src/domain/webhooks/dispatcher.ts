@@ -1,14 +1,12 @@
 // Sends due webhook deliveries, signed the Standard Webhooks way, with retries and automatic deactivation.
 // At least once: a delivery is claimed with a lease (attempts + 1, next try after the lease) before it is sent, so a
 // process that dies mid-delivery leaves it due again for any process; the same event id travels on every attempt.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
 import { schema, type Db } from '../../db/index.ts';
+import { guardedLookup, refusedHost } from '../../platform/outbound-guard.ts';
 import { deliveryBody } from './outbox.ts';
 
 const { events, webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
@@ -70,24 +68,6 @@ async function claim(db: Db, now: Date, opts: Required<DispatcherOptions>): Prom
   });
 }
 
-const isPublicAddress = (address: string) => ipaddr.process(address).range() === 'unicast';
-
-class RefusedTargetError extends Error {}
-
-/** Resolves the target's host and refuses private and loopback addresses unless allowed; checked on the address actually connected to. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
-      if (!error && !allowPrivate) {
-        const list = typeof address === 'string' ? [address] : address.map((a) => a.address);
-        const refused = list.find((a) => !isPublicAddress(a));
-        if (refused) return callback(new RefusedTargetError(`${hostname} resolves to the non-public address ${refused}`), address as string, family);
-      }
-      callback(error, address as string, family);
-    });
-  };
-}
-
 interface SendResult { statusCode: number | null; durationMs: number; error: string | null }
 
 /** One POST; any answer other than 200 (or none within the timeout) is a failure. Redirects are not followed. */
@@ -95,15 +75,13 @@ function send(url: URL, body: string, headers: Record<string, string>, opts: Req
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // Node connects to an IP literal without a lookup, so those are checked here.
-    if (!opts.allowPrivateTargets && ipaddr.isValid(host) && !isPublicAddress(host)) {
-      return resolve({ statusCode: null, durationMs: 0, error: `${host} is not a public address` });
-    }
+    // Node connects to an IP literal without a lookup, so the host as written is checked here and names at lookup.
+    const refused = opts.allowPrivateTargets ? undefined : refusedHost(url.hostname);
+    if (refused) return resolve({ statusCode: null, durationMs: 0, error: refused });
     const options: RequestOptions = {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'shopapi-sandbox-webhooks/1' },
-      lookup: guardedLookup(opts.allowPrivateTargets),
+      lookup: opts.allowPrivateTargets ? undefined : guardedLookup,
       timeout: opts.timeoutMs,
     };
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, (response) => {

@@ -1,12 +1,11 @@
 // Webhook subscriptions: valid entity/event pairs, reachable public target URLs, a signing secret shown once.
 import { randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { webhookEvents, type WebhookEntity } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
 import type { Page } from '../../http/query.ts';
+import { refusedTarget } from '../../platform/outbound-guard.ts';
 
 const { webhooks } = schema;
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -17,9 +16,9 @@ const attribute = (name: string) => `/data/attributes/${name}`;
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 /**
- * Refuses URLs that are not http(s), and hosts that resolve to anything but public unicast addresses (private, loopback,
- * link-local, unique-local, carrier-grade NAT, reserved...), so the sandbox cannot be aimed at its own network.
- * The dispatcher checks the address again when it connects, since DNS answers can change.
+ * Refuses URLs that are not http(s), and hosts that are or resolve to anything but public unicast addresses (private,
+ * loopback, link-local, unique-local, carrier-grade NAT, reserved, IPv6 forms embedding those...), so the sandbox
+ * cannot be aimed at its own network. The dispatcher checks the address again when it connects, since DNS answers can change.
  */
 async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, problems: ErrorCollector) {
   const url = new URL(targetUrl);
@@ -28,17 +27,9 @@ async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, p
     return;
   }
   if (allowPrivateTargets) return;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: string[];
-  try {
-    addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    problems.add('400', `The host of targetUrl (${host}) cannot be resolved.`, { pointer: attribute('targetUrl') });
-    return;
-  }
-  const privateAddress = addresses.find((a) => ipaddr.process(a).range() !== 'unicast');
-  if (privateAddress) {
-    problems.add('400', `targetUrl points to ${privateAddress}, a private, loopback or otherwise non-public address; this sandbox refuses those.`, { pointer: attribute('targetUrl') });
+  const refused = await refusedTarget(url.hostname);
+  if (refused) {
+    problems.add('400', `targetUrl is refused: ${refused}; this sandbox sends webhooks to public addresses only.`, { pointer: attribute('targetUrl') });
   }
 }
 
