@@ -1,34 +1,97 @@
 // Command line: start the sandbox, apply migrations, manage API clients. Honours DATA_DIR and DATABASE_URL like the server.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Database, type Db } from './db/index.ts';
 import { buildApp } from './app.ts';
-import { createClient, listClients, UsernameTakenError } from './domain/clients/service.ts';
+import { createClient, listClients, setClientPassword, UsernameTakenError } from './domain/clients/service.ts';
 import { startDispatcher } from './domain/webhooks/dispatcher.ts';
 import { startPacer } from './warehouse/simulator.ts';
+import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
+import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
+import { serializeError } from './platform/log-serializers.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
   npm run cli -- migrate                      apply database migrations and exit
   npm run cli -- client create --username U --password P
-  npm run cli -- client list`;
+  npm run cli -- client list
+  npm run cli -- client password --username U  give the client a new random password (revokes its tokens)
 
-async function open() {
+While the sandbox runs on its embedded database, the client commands go to it through DATA_DIR/sandbox.sock.`;
+
+const lostCredentialsHint = 'Lost the API credentials? Make a client with `npm run cli -- client create --username NAME --password PASSWORD`, '
+  + 'or give demo a new password with `npm run cli -- client password --username demo`.';
+
+const newPassword = () => randomBytes(9).toString('base64url');
+
+/**
+ * The commands that work on the database. Each runs in the process that has the database open: this one, or the
+ * running sandbox, which receives them through its control socket; so they take and return plain JSON.
+ */
+const commands = {
+  migrate: async () => ({ pid: process.pid }),
+  'client create': async (db: Db, args: Record<string, string>) => {
+    const client = await createClient(db, { username: args.username, password: args.password });
+    return { id: client.id, username: client.username };
+  },
+  'client list': async (db: Db) => (await listClients(db)).map((row) => ({ id: row.id, username: row.username, createdAt: row.createdAt.toISOString() })),
+  'client password': async (db: Db, args: Record<string, string>) => {
+    const password = newPassword();
+    if (!(await setClientPassword(db, { username: args.username, password }))) throw new Error(`No client has the username "${args.username}".`);
+    return { username: args.username, password };
+  },
+};
+type CommandName = keyof typeof commands;
+type CommandResult<N extends CommandName> = Awaited<ReturnType<(typeof commands)[N]>>;
+
+function runCommandOn(db: Db, request: ControlRequest): Promise<unknown> {
+  if (!Object.hasOwn(commands, request.command)) return Promise.reject(new Error(`Unknown command: ${request.command}`));
+  return commands[request.command as CommandName](db, request.args);
+}
+
+/** Runs a command on the configured database: PostgreSQL directly (several processes share it), the data folder through its owner. */
+async function runCommand<N extends CommandName>(command: N, args: Record<string, string> = {}): Promise<CommandResult<N>> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  return { config, database };
+  const here = async (): Promise<CommandResult<N>> => {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      return (await runCommandOn(database.db, { command, args })) as CommandResult<N>;
+    } finally {
+      await database.close();
+    }
+  };
+  if (config.databaseUrl) return here();
+  return runOnDataFolder(config.dataDir, { command, args }, here);
 }
 
 async function start() {
   const started = Date.now();
-  const { config, database } = await open();
+  const config = loadConfig();
+  // The embedded database belongs to this process until it exits: a second sandbox or a CLI command on the same folder
+  // would write behind its back (platform/data-folder-lock.ts). CLI commands reach it through the control socket.
+  const lock = config.databaseUrl ? undefined : await lockDataFolder(config.dataDir, 'server');
+  let database: Database | undefined;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await serve(config, database, lock, started);
+  } catch (error) {
+    await database?.close();
+    await lock?.release();
+    throw error;
+  }
+}
+
+async function serve(config: Config, database: Database, lock: DataFolderLock | undefined, started: number) {
   const where = database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  lock?.serve((request) => runCommandOn(database.db, request));
+  let demoCredentials: string | undefined;
   if ((await listClients(database.db)).length === 0) {
-    const password = randomBytes(9).toString('base64url');
+    const password = newPassword();
     try {
       const demo = await createClient(database.db, { username: 'demo', password });
-      console.log(`\nCreated the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}\n`);
+      demoCredentials = `Created the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}`;
+      console.log(`\n${demoCredentials}\n`);
     } catch (error) {
       // Several processes starting together on an empty database: one of them made the demo client, the others go on.
       if (!(error instanceof UsernameTakenError)) throw error;
@@ -47,13 +110,17 @@ async function start() {
     onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
   });
   app.addHook('onClose', () => Promise.all([dispatcher.stop(), pacer.stop()]).then(() => undefined));
-  // app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then runs the
-  // onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes last.
+  // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
+  // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
+  // runs the onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes
+  // next, and the data folder is released last.
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests and deliveries');
     try {
+      await lock?.stopServing();
       await app.close();
       await database.close();
+      await lock?.release();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -62,42 +129,51 @@ async function start() {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await lock?.stopServing();
+    await app.close();
+    throw error;
+  }
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  console.log(`Sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${where}\n  portal: ${url}/\n  API:    ${url}/v3/orders (token: POST ${url}/token)`);
+  // One write, so the credentials made in this start are the last lines of the start-up output, where they stay in view.
+  console.log([
+    `Sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${where}`,
+    `  portal: ${url}/`,
+    `  API:    ${url}/v3/orders (token: POST ${url}/token)`,
+    '',
+    demoCredentials ?? lostCredentialsHint,
+  ].join('\n'));
 }
 
 async function main(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === 'start') return start();
   if (command === 'migrate') {
-    const { database } = await open();
-    await database.close();
-    console.log('Migrations applied.');
+    const { pid } = await runCommand('migrate');
+    console.log(pid === process.pid ? 'Migrations applied.' : `The running sandbox (process ${pid}) applied the migrations when it started; restart it to apply newer ones.`);
     return;
   }
   if (command === 'client' && sub === 'create') {
     const { values } = parseArgs({ args: rest, options: { username: { type: 'string' }, password: { type: 'string' } } });
     if (!values.username || !values.password) throw new UsageError('client create needs --username and --password.');
-    const { database } = await open();
-    try {
-      const client = await createClient(database.db, { username: values.username, password: values.password });
-      console.log(`Created client ${client.id} (${client.username}).`);
-      console.log(client.id);
-    } finally {
-      await database.close();
-    }
+    const client = await runCommand('client create', { username: values.username, password: values.password });
+    console.log(`Created client ${client.id} (${client.username}).`);
+    console.log(client.id);
     return;
   }
   if (command === 'client' && sub === 'list') {
-    const { database } = await open();
-    try {
-      const rows = await listClients(database.db);
-      for (const row of rows) console.log(`${row.id}\t${row.username}\t${row.createdAt.toISOString()}`);
-      if (!rows.length) console.log('No clients yet: `npm start` creates a demo client, or use `client create`.');
-    } finally {
-      await database.close();
-    }
+    const rows = await runCommand('client list');
+    for (const row of rows) console.log(`${row.id}\t${row.username}\t${row.createdAt}`);
+    if (!rows.length) console.log('No clients yet: `npm start` creates a demo client, or use `client create`.');
+    return;
+  }
+  if (command === 'client' && sub === 'password') {
+    const { values } = parseArgs({ args: rest, options: { username: { type: 'string' } } });
+    if (!values.username) throw new UsageError('client password needs --username.');
+    const { username, password } = await runCommand('client password', { username: values.username });
+    console.log(`New password for ${username}; its earlier tokens are revoked:\n  username: ${username}\n  password: ${password}`);
     return;
   }
   throw new UsageError(command ? `Unknown command: ${argv.join(' ')}` : 'No command given.');
@@ -107,7 +183,9 @@ class UsageError extends Error {}
 
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof UsernameTakenError || (error instanceof Error && /username|password/.test(error.message))) console.error(error.message);
-  else console.error(error);
+  else if (error instanceof DataFolderBusyError || error instanceof ControlCommandError || error instanceof UsernameTakenError) console.error(error.message);
+  else if (error instanceof Error && /username|password/.test(error.message)) console.error(error.message);
+  // Through the log serializer: a failed statement's bound values (customers' data, passwords) stay out of the output.
+  else console.error(serializeError(error));
   process.exit(1);
 });

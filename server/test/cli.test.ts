@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, startSandbox } from './support/sandbox.ts';
+import { checkAgainstOpenApi } from './support/openapi-check.ts';
 
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
@@ -14,6 +15,8 @@ const tsx = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx')
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
 let cleanup: () => Promise<void> = async () => undefined;
+/** The password `client password` gave shop-reset. */
+let resetPassword = '';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
@@ -33,7 +36,7 @@ afterAll(async () => {
 const cliRun = (...args: string[]) => run(tsx, [cli, ...args], { env, encoding: 'utf8' });
 
 describe('npm run cli -- client', () => {
-  it('creates a client on the configured database, prints its id, and lists it', async () => {
+  it('creates a client on the configured database, prints its id, and lists it', { timeout: 120_000 }, async () => {
     const created = await cliRun('client', 'create', '--username', 'shop-one', '--password', 'a long password');
     const id = Number(created.stdout.trim().split('\n').pop());
     expect(id).toBeGreaterThan(0);
@@ -41,13 +44,23 @@ describe('npm run cli -- client', () => {
     expect(listed.stdout).toMatch(new RegExp(`^${id}\\tshop-one\\t`, 'm'));
   });
 
-  it('refuses a username that exists and a short password, with a message and exit code 1', async () => {
+  it('refuses a username that exists and a short password, with a message and exit code 1', { timeout: 120_000 }, async () => {
     const duplicate = await cliRun('client', 'create', '--username', 'shop-one', '--password', 'another long one').catch((e) => e);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/already exists/);
     const short = await cliRun('client', 'create', '--username', 'shop-two', '--password', 'short').catch((e) => e);
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/at least 8/);
+  });
+
+  it('gives a client a new random password, and refuses an unknown username', { timeout: 120_000 }, async () => {
+    await cliRun('client', 'create', '--username', 'shop-reset', '--password', 'the first password');
+    const reset = await cliRun('client', 'password', '--username', 'shop-reset');
+    resetPassword = /password: (\S+)/.exec(reset.stdout)?.[1] ?? '';
+    expect(resetPassword).toMatch(/^\S{12,}$/);
+    const unknown = await cliRun('client', 'password', '--username', 'nobody-here').catch((e) => e);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No client has the username "nobody-here"/);
   });
 
   it('explains its usage for an unknown command', async () => {
@@ -58,7 +71,7 @@ describe('npm run cli -- client', () => {
 });
 
 describe('start', () => {
-  it('listens on PORT, answers /status, and a client created by the CLI gets a token', async () => {
+  it('listens on PORT, answers /status, and a client created by the CLI gets a token', { timeout: 120_000 }, async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const server = spawn(tsx, [cli, 'start'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     cleanup = async () => {
@@ -73,12 +86,24 @@ describe('start', () => {
       });
       server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
     });
-    // The CLI created a client above, so no demo client is made on this database.
+    // The CLI created a client above, so no demo client is made on this database; the output ends saying how to make credentials.
     expect(output).not.toContain('Created the demo API client');
+    expect(output.trimEnd()).toMatch(/client password --username demo`\.$/);
     const status = await fetch(`http://127.0.0.1:${port}/status`);
     expect(await status.json()).toEqual({ messageCode: 'OK', message: 'Status is OK.', result: null });
     const token = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'shop-one', password: 'a long password' }) });
     expect(token.status).toBe(200);
+    const tokenStatus = async (username: string, password: string) => {
+      const answer = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) });
+      checkAgainstOpenApi('POST', '/token', answer.status, answer.headers.get('content-type') ?? '', await answer.json());
+      return answer.status;
+    };
+    expect(await tokenStatus('shop-reset', resetPassword)).toBe(200);
+    expect(await tokenStatus('shop-reset', 'the first password')).toBe(400);
+    // While the server runs, the CLI still creates clients (on the embedded database, through the running server).
+    await cliRun('client', 'create', '--username', 'shop-while-running', '--password', 'a long password');
+    expect(await tokenStatus('shop-while-running', 'a long password')).toBe(200);
+    expect((await cliRun('client', 'list')).stdout).toMatch(/\tshop-while-running\t/);
     await cleanup();
     cleanup = async () => undefined;
   });

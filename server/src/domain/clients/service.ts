@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { mainShippingMethodTemplates, orderTypeTemplates, returnReasonTemplates, returnShippingMethodTemplates } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { hashPassword } from './passwords.ts';
+import { revokeClientTokens } from './tokens.ts';
 
 const { clients, orderTypes, returnReasons, shippingMethods } = schema;
 
@@ -26,7 +27,7 @@ export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
 
 export async function createClient(db: Db, input: { username: string; password: string }): Promise<Client> {
   if (!/^[A-Za-z0-9._@-]{3,100}$/.test(input.username)) throw new Error('The username must be 3 to 100 letters, digits or . _ @ -.');
-  if (input.password.length < 8) throw new Error('The password must be at least 8 characters long.');
+  checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
@@ -38,6 +39,22 @@ export async function createClient(db: Db, input: { username: string; password: 
     if (isUniqueViolation(error, 'clients_username_key')) throw new UsernameTakenError(input.username);
     throw error;
   }
+}
+
+function checkPassword(password: string) {
+  if (password.length < 8) throw new Error('The password must be at least 8 characters long.');
+}
+
+/** Gives the client a new password and revokes its tokens, in one transaction; false when no client has the username. */
+export async function setClientPassword(db: Db, input: { username: string; password: string }): Promise<boolean> {
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [client] = await tx.update(clients).set({ passwordHash }).where(eq(clients.username, input.username)).returning({ id: clients.id });
+    if (!client) return false;
+    await revokeClientTokens(tx as unknown as Db, client.id);
+    return true;
+  });
 }
 
 async function seedReferenceData(db: Db, clientId: number) {
