@@ -46,6 +46,10 @@ export const v2Messages = {
   settings: 'Settings are ok.',
   orderAdded: 'Order has been successfully added.',
   orderFound: 'Order found.',
+  /** Misses of the v2 searches: a 200 NOK, since v2 clients tell a new record from an existing one by messageCode. */
+  orderNotFound: 'Order not found.',
+  productNotFound: 'Product not found.',
+  shipmentNotFound: 'Shipment not found.',
   requestProcessed: 'Request processed successfully.',
   rmaCreated: 'RMA created.',
   returnLabelFound: 'Return label found.',

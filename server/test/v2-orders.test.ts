@@ -160,12 +160,17 @@ describe('order search', () => {
     expect((await sb.call('POST', '/v2/order/search', { token: client.token, body: { externalOrderNumber } })).body).toEqual(expected);
   });
 
-  it('answers 404 for an unknown number and for another client\'s, and NOK without a number', async () => {
+  it('answers the same 200 NOK for an unknown number and for another client\'s, and a 400 NOK without a number', async () => {
     const added = await add();
     const { externalOrderNumber } = (await v3Order(added.body.result)).data.attributes;
-    expect((await sb.call('GET', `/v2/order/search?externalOrderNumber=${externalOrderNumber}`, { token: other.token })).status).toBe(404);
-    expect((await sb.call('POST', '/order/search', { token: other.token, body: { externalOrderNumber } })).status).toBe(404);
-    expect((await sb.call('GET', '/v2/order/search?externalOrderNumber=NOPE', { token: client.token })).status).toBe(404);
+    for (const answer of [
+      await sb.call('GET', `/v2/order/search?externalOrderNumber=${externalOrderNumber}`, { token: other.token }),
+      await sb.call('POST', '/order/search', { token: other.token, body: { externalOrderNumber } }),
+      await sb.call('GET', '/v2/order/search?externalOrderNumber=NOPE', { token: client.token }),
+    ]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ messageCode: 'NOK', message: 'Order not found.', result: null });
+    }
     const missing = await sb.call('GET', '/v2/order/search', { token: client.token });
     expect(missing.status).toBe(400);
     expect(missing.body.messageCode).toBe('NOK');

@@ -118,7 +118,7 @@ describe('POST /shipment/search', () => {
     expect(ids(await sb.call('POST', '/v2/shipment/search', { token: client.token }))).toContain(shipmentId);
     expect((await sb.call('POST', '/shipment/search', { token: client.token, body: { shippingDate: '2020-01-01' } })).body.result).toEqual([]);
     // Another client's shipment is not found, nor is a day-old one without criteria.
-    expect((await sb.call('POST', '/shipment/search', { token: other.token, body: { id: shipmentId } })).body.result).toEqual([]);
+    expect((await sb.call('POST', '/shipment/search', { token: other.token, body: { id: shipmentId } })).body).toEqual({ messageCode: 'NOK', message: 'Shipment not found.', result: null });
     await sb.database.db.update(schema.shipments).set({ shippedOn: new Date(Date.now() - 25 * 3600_000) }).where(eq(schema.shipments.id, shipmentId));
     expect(ids(await sb.call('POST', '/shipment/search', { token: client.token, body: {} }))).not.toContain(shipmentId);
   });

@@ -83,11 +83,11 @@ describe('GET /stock/get/{sku}', () => {
 });
 
 describe('unknown and another client\'s skus', () => {
-  it('answer the v2 404 on both stock calls', async () => {
+  it('answer the same 200 NOK on both stock calls, never a 404', async () => {
     for (const url of ['/stock/get/NOPE', '/v2/stock/get/NOPE', '/stock/get/V2S-E', '/v2/stock/get/V2S-L']) {
       const answer = await get(url, other.token);
-      expect(answer.status, url).toBe(404);
-      expect(answer.body.error).toBe('404 Not Found');
+      expect(answer.status, url).toBe(200);
+      expect(answer.body, url).toEqual({ messageCode: 'NOK', message: 'Product not found.', result: null });
     }
     expect((await get('/v2/stock/get/V2S-A', other.token)).body.result).toMatchObject({ productId: expect.any(Number), physicalStock: 1 });
   });

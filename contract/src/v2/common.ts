@@ -14,6 +14,21 @@ export function okResponse(description: string, result: TSchema, example: { mess
   return { description, schema: Envelope(result), contentType: 'application/json', example: { messageCode: 'OK', ...example } };
 }
 
+/**
+ * The 200 answer of a v2 search or get by key: OK with the result, or NOK with result null when nothing matches
+ * (a missing key and another client's answer alike). Production answers a miss this way, and v2 clients rely on it:
+ * they read messageCode to tell a new record from an existing one, and their HTTP libraries throw on any 4xx.
+ */
+export function foundOrNotResponse(description: string, result: TSchema, example: { message: string; result: unknown }, notFoundMessage: string, when = 'When nothing matches'): ResponseSpec {
+  const miss = { messageCode: 'NOK', message: notFoundMessage, result: null };
+  return {
+    description: `${description} ${when} (also for another client's key) the answer is still HTTP 200, with messageCode NOK: \`${JSON.stringify(miss)}\`.`,
+    schema: Type.Union([Envelope(result), V2NokBody]),
+    contentType: 'application/json',
+    example: { messageCode: 'OK', ...example },
+  };
+}
+
 /** The 400 answer of every v2 call with a body or a query: a NOK envelope, or Bad Request for a body that cannot be read. */
 export function badRequestResponse(example: unknown = { messageCode: 'NOK', message: v2Messages.malformed, result: ['orderItems/0/quantity must be integer.'] }): ResponseSpec {
   return {

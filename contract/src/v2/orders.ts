@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { limits } from '../limits.ts';
 import { v2Messages } from '../errors.ts';
 import { defineOperation } from '../operation.ts';
-import { badRequestResponse, nullableString, okResponse, warehouseIdDescription } from './common.ts';
+import { badRequestResponse, foundOrNotResponse, nullableString, okResponse, warehouseIdDescription } from './common.ts';
 
 const text = (max: number, description?: string) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()], description ? { description } : {}));
 const extra = () => text(limits.metadataExtraMax);
@@ -29,7 +29,7 @@ export const V2OrderItem = Type.Object({
   quantity: Type.Integer({ minimum: 1, maximum: 100000 }),
   price: Type.Number({ minimum: 0, maximum: 1e9, description: 'Price per unit.' }),
   name: text(250, 'Falls back to the product name.'),
-  vat: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 99.9 }), Type.Null()], { description: 'VAT percentage, e.g. 21.' })),
+  vat: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 99.9 }), Type.Null()], { description: 'VAT rate, as a percentage or a fraction: a value from 1 up is a percentage (21 is 21 %), a value below 1 a fraction (0.21 is 21 %); 0 is no VAT. Both are stored as the fraction v3 shows (vat 0.21).' })),
   extra6: extra(),
   extra7: extra(),
   warehouseId: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: `Ship this item from this warehouse. ${warehouseIdDescription} An unknown id fails the order.` })),
@@ -77,7 +77,7 @@ export const V2OrderAdd = Type.Object({
   pickUpPointRegion: text(100),
   pickUpPointExtraAddress: text(100),
   extra1: extra(), extra2: extra(), extra3: extra(), extra4: extra(), extra5: extra(),
-  orderItems: Type.Array(V2OrderItem, { minItems: 1 }),
+  orderItems: Type.Array(V2OrderItem, { minItems: 1, maxItems: limits.orderItemsMax }),
 }, { description: 'Keys may be PascalCase, camelCase or lower case; form-urlencoded bodies name items OrderItems[0][Sku].' });
 
 export const V2OrderSearchResult = Type.Object({
@@ -128,27 +128,23 @@ export const v2OrderOperations = [
   defineOperation({
     operationId: 'searchOrderV2', documents: ['v2'], method: 'GET', path: '/v2/order/search', aliases: ['/order/search'], tags, auth: true, success: 200, deprecated: true,
     summary: 'Find an order by external order number',
-    description: 'Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... The order number and free fields of your order.',
+    description: `Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... The order number and free fields of your order. An unknown number answers HTTP 200 with messageCode NOK "${v2Messages.orderNotFound}" and result null, never a 404: check messageCode to tell a new order from an existing one.`,
     query: ExternalOrderNumberBody,
     responses: {
-      200: okResponse('The order.', V2OrderSearchResult, { message: v2Messages.orderFound, result: searchExample }),
+      200: foundOrNotResponse('The order.', V2OrderSearchResult, { message: v2Messages.orderFound, result: searchExample }, v2Messages.orderNotFound),
       400: badRequestResponse(),
-      404: notFound,
     },
-    errors: ['404'],
   }),
   defineOperation({
     operationId: 'searchOrderByPostV2', documents: ['v2'], method: 'POST', path: '/order/search', aliases: ['/v2/order/search'], tags, auth: true, success: 200, deprecated: true,
     summary: 'Find an order by external order number (POST)',
-    description: 'Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... Same as GET /v2/order/search with the number in the body.',
+    description: `Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... Same as GET /v2/order/search with the number in the body; an unknown number answers HTTP 200 with messageCode NOK "${v2Messages.orderNotFound}".`,
     body: ExternalOrderNumberBody,
     bodyContentTypes: ['application/json', 'application/x-www-form-urlencoded'],
     requestExample: { externalOrderNumber: 'SHOP-10001' },
     responses: {
-      200: okResponse('The order.', V2OrderSearchResult, { message: v2Messages.orderFound, result: searchExample }),
+      200: foundOrNotResponse('The order.', V2OrderSearchResult, { message: v2Messages.orderFound, result: searchExample }, v2Messages.orderNotFound),
       400: badRequestResponse(),
-      404: notFound,
     },
-    errors: ['404'],
   }),
 ];

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { limits } from '../limits.ts';
 import { v2Messages } from '../errors.ts';
 import { defineOperation } from '../operation.ts';
-import { badRequestResponse, nullableInteger, nullableString, okResponse } from './common.ts';
+import { badRequestResponse, foundOrNotResponse, nullableInteger, nullableString, okResponse } from './common.ts';
 
 const optional = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number> | ReturnType<typeof Type.Boolean>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 const text = (max: number, description?: string) => optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
@@ -21,7 +21,8 @@ const productFields = {
   hasLotNumber: optional(Type.Boolean()),
   hasSerial: optional(Type.Boolean()),
   useEconomicStock: optional(Type.Boolean({ description: 'Stock levels count economic stock (with expected goods) instead of available stock.' })),
-  encodedImage: optional(Type.String({ contentEncoding: 'base64', pattern: '^[A-Za-z0-9+/=\\s]*$', description: `The product image, base64: png, jpeg, gif, bmp, webp or Photoshop, at most ${limits.v2EncodedImageMaxBytes / 1024} KB.` })),
+  // Base64 takes 4 characters for 3 bytes, plus the line breaks some encoders add: twice the bytes bounds both.
+  encodedImage: optional(Type.String({ contentEncoding: 'base64', maxLength: 2 * limits.v2EncodedImageMaxBytes, pattern: '^[A-Za-z0-9+/=\\s]*$', description: `The product image, base64: png, jpeg, gif, bmp, webp or Photoshop, at most ${limits.v2EncodedImageMaxBytes / 1024} KB.` })),
   supplierCode: text(100), supplierProductCode: text(100),
   stockMinimum: optional(Type.Integer({ minimum: 0 })), stockMaximum: optional(Type.Integer({ minimum: 0 })),
   priceA: optional(Type.Number({ minimum: 0 })), priceB: optional(Type.Number({ minimum: 0 })), priceC: optional(Type.Number({ minimum: 0 })), priceD: optional(Type.Number({ minimum: 0 })),
@@ -46,6 +47,7 @@ const tags = ['Products'];
 const deprecated = 'Deprecated: use /v3/products.';
 const searchExample = { sku: 'SKU-TSHIRT-M', barcode: '8712345678906', weight: 200, costPrice: 4.5, minTHT: null };
 const notFound = { description: 'No product with this sku or barcode (or it is another client\'s).' };
+const searchMiss = `No match (also another client's product) answers HTTP 200 with messageCode NOK "${v2Messages.productNotFound}" and result null, never a 404: check messageCode to tell a new product from an existing one, then add or edit it.`;
 
 export const v2ProductOperations = [
   defineOperation({
@@ -63,16 +65,14 @@ export const v2ProductOperations = [
   }),
   defineOperation({
     operationId: 'searchProductV2', documents: ['v2'], method: 'POST', path: '/product/search', aliases: ['/v2/product/search'], tags, auth: true, success: 200, deprecated: true,
-    summary: 'Find a product by sku or barcode', description: `${deprecated} sku has priority over barcode.`,
+    summary: 'Find a product by sku or barcode', description: `${deprecated} sku has priority over barcode. ${searchMiss}`,
     body: V2ProductSearch, bodyContentTypes: forms, requestExample: { sku: 'SKU-TSHIRT-M' },
-    responses: { 200: okResponse('The product.', V2ProductSearchResult, { message: v2Messages.productFound, result: searchExample }), 400: badRequestResponse(), 404: notFound },
-    errors: ['404'],
+    responses: { 200: foundOrNotResponse('The product.', V2ProductSearchResult, { message: v2Messages.productFound, result: searchExample }, v2Messages.productNotFound), 400: badRequestResponse() },
   }),
   defineOperation({
     operationId: 'searchProductByQueryV2', documents: ['v2'], method: 'GET', path: '/v2/product/search', aliases: ['/product/search'], tags, auth: true, success: 200, deprecated: true,
-    summary: 'Find a product by sku or barcode (GET)', description: `${deprecated} sku has priority over barcode.`,
+    summary: 'Find a product by sku or barcode (GET)', description: `${deprecated} sku has priority over barcode. ${searchMiss}`,
     query: V2ProductSearch,
-    responses: { 200: okResponse('The product.', V2ProductSearchResult, { message: v2Messages.productFound, result: searchExample }), 400: badRequestResponse(), 404: notFound },
-    errors: ['404'],
+    responses: { 200: foundOrNotResponse('The product.', V2ProductSearchResult, { message: v2Messages.productFound, result: searchExample }, v2Messages.productNotFound), 400: badRequestResponse() },
   }),
 ];

@@ -1,8 +1,8 @@
 // v2 purchase orders: add, edit and delete the goods you announce (the v3 inbound packing slips), by colour.
-import { Type } from '@sinclair/typebox';
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import { limits } from '../limits.ts';
 import { V2NokBody, v2Messages } from '../errors.ts';
-import { DateTime } from '../formats.ts';
+import { DateOnly, DateTime } from '../formats.ts';
 import { defineOperation, type ResponseSpec } from '../operation.ts';
 import { okResponse, V2BadRequestBody, v2BadRequest, warehouseIdDescription } from './common.ts';
 import { MAX_ID } from '../jsonapi.ts';
@@ -19,12 +19,28 @@ const Item = Type.Object({
   expectedDate: ExpectedDate,
 });
 
+/**
+ * The item list older integrations send, ApiPurchaseOrderItemViewModels[0][Sku|Quantity|ExpectedDeliveryDate]: a deprecated alias of
+ * purchaseOrderItems, declared here so validation bounds it like the documented list.
+ */
+const legacyItems = <T extends TProperties>(item: TObject<T>, minItems = 0) => Type.Optional(Type.Array(Type.Object({
+  ...item.properties,
+  expectedDeliveryDate: Type.Optional(Type.Union([DateOnly, DateTime, Type.Null()], { deprecated: true, description: 'Deprecated alias of expectedDate; a date is enough.' })),
+}), {
+  minItems,
+  maxItems: limits.packingSlipItemsMax,
+  deprecated: true,
+  description: 'Deprecated (older integrations): the same list as purchaseOrderItems, with ExpectedDeliveryDate for expectedDate; form bodies name it ApiPurchaseOrderItemViewModels[0][Sku]. Send one of the two lists, not both.',
+}));
+const AddItem = Type.Object({ ...Item.properties, quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) });
+
 export const V2PurchaseOrderAdd = Type.Object({
   reference: Reference,
   comment: Comment,
   expectedDate: ExpectedDate,
   warehouseId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6, description: `${warehouseIdDescription} Default: your default warehouse.` }), Type.Null()])),
-  purchaseOrderItems: Type.Array(Type.Object({ ...Item.properties, quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }), { minItems: 1 }),
+  purchaseOrderItems: Type.Optional(Type.Array(AddItem, { minItems: 1, maxItems: limits.packingSlipItemsMax, description: 'Required (or its deprecated alias ApiPurchaseOrderItemViewModels).' })),
+  apiPurchaseOrderItemViewModels: legacyItems(AddItem, 1),
 });
 
 export const V2PurchaseOrderEdit = Type.Object({
@@ -32,12 +48,13 @@ export const V2PurchaseOrderEdit = Type.Object({
   reference: Type.Optional(Type.Union([Reference, Type.Null()])),
   comment: Comment,
   expectedDate: ExpectedDate,
-  purchaseOrderItems: Type.Optional(Type.Union([Type.Array(Item, { description: 'A sku on the order gets this quantity (0 deletes it); another sku is added.' }), Type.Null()])),
+  purchaseOrderItems: Type.Optional(Type.Union([Type.Array(Item, { maxItems: limits.packingSlipItemsMax, description: 'A sku on the order gets this quantity (0 deletes it); another sku is added.' }), Type.Null()])),
+  apiPurchaseOrderItemViewModels: legacyItems(Item),
 });
 
 export const V2PurchaseOrderDelete = Type.Object({
   purchaseOrderId: PurchaseOrderId,
-  purchaseOrderItems: Type.Optional(Type.Union([Type.Array(Type.Object({ sku: Type.String({ minLength: 1, maxLength: limits.skuMax }) }), { description: 'Delete only these items; without them, the whole order.' }), Type.Null()])),
+  purchaseOrderItems: Type.Optional(Type.Union([Type.Array(Type.Object({ sku: Type.String({ minLength: 1, maxLength: limits.skuMax }) }), { maxItems: limits.packingSlipItemsMax, description: 'Delete only these items; without them, the whole order.' }), Type.Null()])),
 });
 
 /** Every failure of a purchase-order call is a NOK with HTTP 400 (v2 spec section 8). */
@@ -63,7 +80,7 @@ export const v2PurchaseOrderOperations = [
   defineOperation({
     operationId: 'addPurchaseOrder', documents: ['v2'], method: 'POST', path: '/purchaseorder/add', aliases: ['/v2/purchaseorder/add'], tags, auth: true, success: 200,
     summary: 'Announce goods (add a purchase order)',
-    description: 'The purchase order is the inbound packing slip of /v3/inboundPackingSlips. reference and at least one item are required; each item needs a sku of yours and a whole quantity. The result is the new purchase order id.',
+    description: 'The purchase order is the inbound packing slip of /v3/inboundPackingSlips. reference and at least one item are required; each item needs a sku of yours and a whole quantity. Older integrations may name the item list ApiPurchaseOrderItemViewModels (deprecated, the same items), but not send both lists. The result is the new purchase order id.',
     body: V2PurchaseOrderAdd, bodyContentTypes: forms,
     requestExample: { reference: 'PO-2026-0042', comment: 'Autumn collection', expectedDate: '2026-11-24T08:00:00Z', warehouseId: 1, purchaseOrderItems: [{ sku: 'SKU-TSHIRT-M', quantity: 100 }] },
     responses: { 200: okResponse('The purchase order was added.', Type.Integer(), { message: v2Messages.purchaseOrderAdded, result: 301 }), 400: failures },
@@ -71,7 +88,7 @@ export const v2PurchaseOrderOperations = [
   defineOperation({
     operationId: 'editPurchaseOrder', documents: ['v2'], method: 'POST', path: '/purchaseorder/edit', aliases: ['/v2/purchaseorder/edit'], tags, auth: true, success: 200,
     summary: 'Change a purchase order',
-    description: `Fields left out keep their value. ${colours} The result is the purchase order id.`,
+    description: `Fields left out keep their value. ${colours} The item list may also come as the deprecated ApiPurchaseOrderItemViewModels, as on add. The result is the purchase order id.`,
     body: V2PurchaseOrderEdit, bodyContentTypes: forms,
     requestExample: { purchaseOrderId: 301, comment: 'Two pallets', purchaseOrderItems: [{ sku: 'SKU-TSHIRT-M', quantity: 120 }] },
     responses: { 200: okResponse('The purchase order was changed.', Type.Integer(), { message: v2Messages.purchaseOrderProcessed, result: 301 }), 400: failures },

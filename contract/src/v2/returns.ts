@@ -11,16 +11,34 @@ const forms = ['application/json', 'application/x-www-form-urlencoded'];
 const optionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 
 export const V2RmaAdd = Type.Object({
-  shipmentId: Type.Integer({ minimum: 1, description: 'The shipment the goods came with.' }),
+  shipmentId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The shipment the goods came with. Required, with rmaItems, unless the deprecated ExternalOrderNumber and ApiRmaNotificationItemViewModels are sent instead.' })),
   remark: optionalText(500),
   externalReference: optionalText(100),
-  rmaItems: Type.Array(Type.Object({
+  rmaItems: Type.Optional(Type.Array(Type.Object({
     shipmentItemId: Type.Integer({ minimum: 1, description: 'shipmentItems[].shipmentItemId of POST /shipment/search.' }),
     quantity: Type.Integer({ minimum: 1 }),
     returnReasonId: Type.Integer({ description: 'A return reason id of GET /settings/get.' }),
     externalReference: optionalText(100),
-    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'Your own string pairs.' })),
-  }), { minItems: 1 }),
+    metadata: Type.Optional(Type.Union([
+      Type.Record(Type.String(), Type.String({ maxLength: limits.metadataExtraMax }), { maxProperties: limits.v2MetadataPairsMax }),
+      Type.Null(),
+    ], { description: `Your own string pairs, at most ${limits.v2MetadataPairsMax}.` })),
+  }), { minItems: 1, maxItems: limits.v2ReturnItemsMax, description: 'The goods coming back. Required, with shipmentId, unless the deprecated fields are sent instead.' })),
+  externalOrderNumber: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: limits.externalOrderNumberMax }), Type.Null()], {
+    deprecated: true,
+    description: 'Deprecated (older integrations): the order the goods came with, instead of shipmentId. Send it with ApiRmaNotificationItemViewModels.',
+  })),
+  apiRmaNotificationItemViewModels: Type.Optional(Type.Array(Type.Object({
+    productSku: Type.String({ minLength: 1, maxLength: limits.skuMax }),
+    quantity: Type.Integer({ minimum: 1, maximum: 100000 }),
+    isDamaged: Type.Optional(Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1), Type.Null()], { description: 'true or 1: the goods come back damaged, with the return reason DAMAGED of GET /settings/get; otherwise without a reason.' })),
+  }), {
+    minItems: 1, maxItems: limits.v2ReturnItemsMax, deprecated: true,
+    description: 'Deprecated (older integrations): the goods coming back by sku, instead of rmaItems; form bodies name them ApiRmaNotificationItemViewModels[0][ProductSku]. '
+      + 'An RMA is for one shipment: it goes to the one shipped shipment of the order that carries every sku listed, and the quantity of a line is spread over that shipment\'s items with its sku. '
+      + 'NOK, with nothing registered, when the order is unknown, a sku was not shipped for the order, no single shipment carries every sku, or several shipments do (the message names the shipments per sku); '
+      + 'register such a return with shipmentId and rmaItems.',
+  })),
 });
 
 export const V2ReturnLabel = Type.Object({
@@ -65,7 +83,7 @@ export const v2ReturnOperations = [
   defineOperation({
     operationId: 'addRmaV2', documents: ['v2'], method: 'POST', path: '/v2/rma/add', aliases: ['/rma/add'], tags, auth: true, success: 200,
     summary: 'Register a return (RMA)',
-    description: 'Announces goods of a shipment coming back: each item names a shipment item, a quantity up to the shipped quantity, and a return reason. The result is the new RMA id. The warehouse books the goods when they arrive; they then appear in the return items.',
+    description: 'Announces goods of a shipment coming back: each item names a shipment item, a quantity up to the shipped quantity, and a return reason. The result is the new RMA id. Older integrations may send the deprecated ExternalOrderNumber with ApiRmaNotificationItemViewModels (ProductSku, Quantity, IsDamaged) instead of shipmentId and rmaItems; see those fields for how they are matched to the shipment. The warehouse books the goods when they arrive; they then appear in the return items.',
     body: V2RmaAdd, bodyContentTypes: forms,
     requestExample: { shipmentId: 501, remark: 'Too small', externalReference: 'RET-1', rmaItems: [{ shipmentItemId: 9001, quantity: 1, returnReasonId: 1, metadata: { ticket: '42' } }] },
     responses: {

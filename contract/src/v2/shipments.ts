@@ -1,11 +1,12 @@
 // v2 shipments: unsynced and labeled lists, sync calls, search, and track-trace status with numeric codes.
 import { Type } from '@sinclair/typebox';
 import { limits } from '../limits.ts';
+import { MAX_ID } from '../jsonapi.ts';
 import { v2Messages } from '../errors.ts';
 import type { TrackingStage } from '../enums.ts';
 import { DateOnly } from '../formats.ts';
 import { defineOperation } from '../operation.ts';
-import { badRequestResponse, nullableInteger, nullableString, okResponse } from './common.ts';
+import { badRequestResponse, foundOrNotResponse, nullableInteger, nullableString, okResponse } from './common.ts';
 
 /** v2 track-trace codes of the tracking stages (DESIGN.md); 8, 18, 19, 20 and 21 exist only in v2 and are not produced. */
 export const trackTraceCodes: Record<TrackingStage, number> = { LABELLED: 1, ACCEPTED: 2, SORTED: 3, IN_DELIVERY: 4, AT_PUP: 5, DELIVERED: 7, '1ST_ATTEMPT': 10 };
@@ -76,8 +77,8 @@ export const V2TrackTraceItem = Type.Object({
   currentTrackTraceExceptionLevel: Type.Integer({ description: '1 ok, 2 warning, 3 error.' }),
 });
 
-const Ids = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, description: 'Shipment ids.' }) });
-const OrderTypes = Type.Object({ orderTypes: Type.Array(Type.Integer(), { minItems: 1, description: 'Order type ids of GET /settings/get.' }) });
+const Ids = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { minItems: 1, maxItems: limits.syncIdsMax, description: `Shipment ids, at most ${limits.syncIdsMax}.` }) });
+const OrderTypes = Type.Object({ orderTypes: Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { minItems: 1, maxItems: limits.syncIdsMax, description: 'Order type ids of GET /settings/get.' }) });
 const forms = ['application/json', 'application/x-www-form-urlencoded'];
 
 const exampleShipment = {
@@ -86,6 +87,12 @@ const exampleShipment = {
   shippedProducts: [{ sku: 'SKU-TSHIRT-M', quantity: 2, serialNrs: [], weight: 200, tht: null, extra6: null, extra7: null, lotNumber: null, parts: [] }],
   basketPicURL: null, extra1: 'gift', extra2: null, extra3: null, extra4: null, extra5: null,
   currentTrackTraceStatus: 'labelled', currentTrackTraceExceptionLevel: 'success', warehouseAbbrevation: 'NR', mainShippingMethodId: 1,
+};
+const exampleSearchResult = {
+  id: 501, externalOrderNumber: 'SHOP-10001', trackingNumber: '3SABC123', shippingDate: '2026-11-21T10:00:00.000Z', numberOfColli: 1, totalNumberOfProducts: 2,
+  trackAndTraceCode: '3SABC123', trackAndTraceBarCode: '3SABC123', shippingMethodId: 4, returnPackageNumber: null, packageNumber: '3SABC123',
+  currentTrackTraceStatus: 'labelled', currentTrackTraceExceptionLevel: 'success', warehouseAbbreviation: 'NR', mainShippingMethodId: 1,
+  shipmentItems: [{ shipmentItemId: 9001, quantity: 2, sku: 'SKU-TSHIRT-M', lotNumber: null }],
 };
 const listAnswer = (description: string) => okResponse(description, Type.Array(V2Shipment, { maxItems: limits.v2ShipmentListMax }), { message: v2Messages.shipmentsFound(1), result: [exampleShipment] });
 const syncAnswers = {
@@ -140,7 +147,7 @@ export const v2ShipmentOperations = [
   defineOperation({
     operationId: 'searchShipmentsV2', documents: ['v2'], method: 'POST', path: '/shipment/search', aliases: ['/v2/shipment/search'], tags, auth: true, success: 200, deprecated: true,
     summary: 'Search shipments',
-    description: `${deprecated} By shipment id, externalOrderNumber and/or shipping date (all optional, combined). With no criteria: the shipments of the past 24 hours. At most ${limits.v2ShipmentListMax}.`,
+    description: `${deprecated} By shipment id, externalOrderNumber and/or shipping date (all optional, combined). With no criteria: the shipments of the past 24 hours. At most ${limits.v2ShipmentListMax}. A search by id or externalOrderNumber that matches nothing (also another client's shipment or order) answers HTTP 200 with messageCode NOK "${v2Messages.shipmentNotFound}" and result null, never a 404; a search by shippingDate alone, or with no criteria, is a list and answers OK, possibly with no shipments.`,
     body: Type.Object({
       id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
       externalOrderNumber: Type.Optional(Type.Union([Type.String({ maxLength: limits.externalOrderNumberMax }), Type.Null()])),
@@ -148,7 +155,7 @@ export const v2ShipmentOperations = [
     }),
     bodyContentTypes: forms, requestExample: { externalOrderNumber: 'SHOP-10001' },
     responses: {
-      200: okResponse('The matching shipments.', Type.Array(V2ShipmentSearchResult), { message: v2Messages.shipmentsFound(1), result: [] }),
+      200: foundOrNotResponse('The matching shipments.', Type.Array(V2ShipmentSearchResult, { maxItems: limits.v2ShipmentListMax }), { message: v2Messages.shipmentsFound(1), result: [exampleSearchResult] }, v2Messages.shipmentNotFound, 'When a search by id or externalOrderNumber matches nothing'),
       400: badRequestResponse(),
     },
   }),

@@ -1,11 +1,12 @@
 // v2 stock: stock per sku and in bulk (the same numbers as /v3/stockLevels), and the stock mutations to sync.
 import { Type } from '@sinclair/typebox';
+import { MAX_ID } from '../jsonapi.ts';
 import { limits } from '../limits.ts';
 import { v2Messages } from '../errors.ts';
 import type { stockMutationTypes } from '../enums.ts';
 import { DateTime } from '../formats.ts';
 import { defineOperation } from '../operation.ts';
-import { badRequestResponse, nullableInteger, nullableString, okResponse } from './common.ts';
+import { badRequestResponse, foundOrNotResponse, nullableInteger, nullableString, okResponse } from './common.ts';
 
 /**
  * The v2 numeric type of each ledger type a v2 integration sees (v2 spec section 3). Shipments, moves and status
@@ -68,11 +69,11 @@ export const V2StockMutation = Type.Object({
 });
 
 const SkuParams = Type.Object({ sku: Type.String({ minLength: 1, maxLength: limits.skuMax, description: 'The product sku.' }) });
-const Ids = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, description: 'Stock mutation ids.' }) });
+const Ids = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { minItems: 1, maxItems: limits.syncIdsMax, description: `Stock mutation ids, at most ${limits.syncIdsMax}.` }) });
 const forms = ['application/json', 'application/x-www-form-urlencoded'];
 const tags = ['Stock'];
 const deprecated = 'Deprecated: use /v3/stockLevels and /v3/stockMutations.';
-const notFound = { description: 'No product with this sku (or it is another client\'s).' };
+const skuMiss = `An unknown sku (also another client's) answers HTTP 200 with messageCode NOK "${v2Messages.productNotFound}" and result null, not a 404.`;
 
 const stockExample = {
   name: 'T-shirt, size M', sku: 'SKU-TSHIRT-M', productId: 42, useEconomicStock: false, physicalStock: 10, expectedStock: 5, orderedStock: 2,
@@ -83,10 +84,9 @@ const window = `products with a stock mutation in the period; with all_products=
 export const v2StockOperations = [
   defineOperation({
     operationId: 'getStockLevelV2', documents: ['v2'], method: 'GET', path: '/stock/get/{sku}', tags, auth: true, success: 200, deprecated: true,
-    summary: 'Stock level of a product', description: `${deprecated} The result is one number: economic stock when the product uses economic stock, else available stock, over all warehouses.`,
+    summary: 'Stock level of a product', description: `${deprecated} The result is one number: economic stock when the product uses economic stock, else available stock, over all warehouses. ${skuMiss}`,
     params: SkuParams,
-    responses: { 200: okResponse('The stock level.', Type.Integer(), { message: v2Messages.requestProcessed, result: 7 }), 404: notFound },
-    errors: ['404'],
+    responses: { 200: foundOrNotResponse('The stock level.', Type.Integer(), { message: v2Messages.requestProcessed, result: 7 }, v2Messages.productNotFound) },
   }),
   defineOperation({
     operationId: 'getStockBulkV2', documents: ['v2'], method: 'GET', path: '/stock/bulk/{all}', tags, auth: true, success: 200, deprecated: true,
@@ -99,10 +99,9 @@ export const v2StockOperations = [
   }),
   defineOperation({
     operationId: 'getStockV2', documents: ['v2'], method: 'GET', path: '/v2/stock/get/{sku}', tags, auth: true, success: 200, deprecated: true,
-    summary: 'Stock of a product', description: `${deprecated} Every stock figure of the product over all warehouses; the same numbers as /v3/stockLevels summed.`,
+    summary: 'Stock of a product', description: `${deprecated} Every stock figure of the product over all warehouses; the same numbers as /v3/stockLevels summed. ${skuMiss}`,
     params: SkuParams,
-    responses: { 200: okResponse('The stock of the product.', V2Stock, { message: v2Messages.requestProcessed, result: stockExample }), 404: notFound },
-    errors: ['404'],
+    responses: { 200: foundOrNotResponse('The stock of the product.', V2Stock, { message: v2Messages.requestProcessed, result: stockExample }, v2Messages.productNotFound) },
   }),
   defineOperation({
     operationId: 'getStockBulkByPeriodV2', documents: ['v2'], method: 'GET', path: '/v2/stock/bulk', tags, auth: true, success: 200, deprecated: true,

@@ -27,6 +27,7 @@ export function v2OrderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   const search = async (externalOrderNumber: string, clientId: number) =>
     ok(v2Messages.orderFound, searchResult(await requireOrderByExternalNumber(db, clientId, externalOrderNumber)));
-  v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), { keepNotFound: true });
-  v2Route<{ externalOrderNumber: string }>(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), { keepNotFound: true });
+  const miss = { notFound: v2Messages.orderNotFound };
+  v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), miss);
+  v2Route<{ externalOrderNumber: string }>(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), miss);
 }

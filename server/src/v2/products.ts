@@ -76,6 +76,7 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     return ok(v2Messages.requestProcessed, null);
   }, { keepNotFound: true });
 
-  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.body))), { keepNotFound: true });
-  v2Route(app, 'searchProductByQueryV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.query))), { keepNotFound: true });
+  const miss = { notFound: v2Messages.productNotFound };
+  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.body))), miss);
+  v2Route(app, 'searchProductByQueryV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.query))), miss);
 }

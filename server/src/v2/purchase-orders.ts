@@ -2,19 +2,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2PurchaseOrderAdd, type V2PurchaseOrderDelete, type V2PurchaseOrderEdit } from '@shopapi/contract';
-import { addPurchaseOrder, deletePurchaseOrder, editPurchaseOrder } from '../domain/inbound/purchase-orders.ts';
+import { addPurchaseOrder, deletePurchaseOrder, editPurchaseOrder, type PurchaseOrderItemInput } from '../domain/inbound/purchase-orders.ts';
+import { ApiError } from '../http/errors.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
 
+const invalid = (problem: string) => new ApiError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { v2Result: [problem] });
+
+type ItemLists = Pick<Static<typeof V2PurchaseOrderEdit>, 'purchaseOrderItems' | 'apiPurchaseOrderItemViewModels'>;
+
+/** purchaseOrderItems, or its deprecated alias ApiPurchaseOrderItemViewModels (with ExpectedDeliveryDate) that older integrations send. */
+function itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels: legacy }: ItemLists): PurchaseOrderItemInput[] | null | undefined {
+  if (!legacy) return purchaseOrderItems;
+  if (purchaseOrderItems) throw invalid('Send purchaseOrderItems or ApiPurchaseOrderItemViewModels, not both.');
+  return legacy.map(({ expectedDeliveryDate, ...item }) => ({ ...item, expectedDate: item.expectedDate ?? expectedDeliveryDate }));
+}
+
 export function v2PurchaseOrderRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2PurchaseOrderAdd>>(app, 'addPurchaseOrder', async (request) => {
-    const { purchaseOrderItems, ...order } = request.body;
-    return ok(v2Messages.purchaseOrderAdded, await addPurchaseOrder(db, request.client, { ...order, items: purchaseOrderItems }));
+    const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
+    const items = itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels });
+    if (!items) throw invalid('purchaseOrderItems is required.');
+    return ok(v2Messages.purchaseOrderAdded, await addPurchaseOrder(db, request.client, { ...order, items }));
   });
 
   v2Route<Static<typeof V2PurchaseOrderEdit>>(app, 'editPurchaseOrder', async (request) => {
-    const { purchaseOrderItems, ...order } = request.body;
-    return ok(v2Messages.purchaseOrderProcessed, await editPurchaseOrder(db, request.client, { ...order, items: purchaseOrderItems }));
+    const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
+    return ok(v2Messages.purchaseOrderProcessed, await editPurchaseOrder(db, request.client, { ...order, items: itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }) }));
   });
 
   v2Route<Static<typeof V2PurchaseOrderDelete>>(app, 'deletePurchaseOrder', async (request) => {

@@ -6,6 +6,7 @@ import { limits, v2Messages, type V2RmaAdd } from '@shopapi/contract';
 import { schema } from '../db/index.ts';
 import { processedReturnItems, registerReturn } from '../domain/returns/service.ts';
 import { returnLabel } from '../domain/shipments/return-label.ts';
+import { returnFromV2 } from './mapping/returns.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
 
@@ -13,8 +14,7 @@ const { returns, returnReasons, orders } = schema;
 
 export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2RmaAdd>>(app, 'addRmaV2', async (request) => {
-    const { shipmentId, remark, externalReference, rmaItems } = request.body;
-    const id = await registerReturn(db, request.client, { shipmentId, remark, externalReference, items: rmaItems });
+    const id = await registerReturn(db, request.client, await returnFromV2(db, request.client.id, request.body));
     return ok(v2Messages.rmaCreated, id);
   });
 

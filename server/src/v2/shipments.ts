@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { v2Messages } from '@shopapi/contract';
 import { searchShipments, shipmentsInTransit, syncShipments, unsyncedShipments, type ShipmentSearch, type SyncList } from '../domain/shipments/sync.ts';
 import { v2ShipmentList, v2ShipmentSearchResults, v2TrackTraceItems } from './mapping/shipments.ts';
-import { ok, v2Route } from './envelope.ts';
+import { notFound, ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
 
 export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
@@ -26,6 +26,8 @@ export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
 
   v2Route<ShipmentSearch>(app, 'searchShipmentsV2', async (request) => {
     const result = await v2ShipmentSearchResults(db, await searchShipments(db, request.client, request.body));
+    // A search by key that misses is a NOK (clients tell new from known by it); a search by date is a list, maybe empty.
+    if (!result.length && (request.body.id || request.body.externalOrderNumber)) return notFound(v2Messages.shipmentNotFound);
     return ok(v2Messages.shipmentsFound(result.length), result);
   });
 

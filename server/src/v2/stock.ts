@@ -55,13 +55,13 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
     const product = await productBySku(db, request.client, request.params.sku);
     const [stock] = await stockObjects(db, request.client, [product.id]);
     return ok(v2Messages.requestProcessed, stock.stock);
-  }, { keepNotFound: true });
+  }, { notFound: v2Messages.productNotFound });
 
   v2Route(app, 'getStockV2', async (request) => {
     const product = await productBySku(db, request.client, request.params.sku);
     const [{ stock: _figure, ...stock }] = await stockObjects(db, request.client, [product.id]);
     return ok(v2Messages.requestProcessed, stock);
-  }, { keepNotFound: true });
+  }, { notFound: v2Messages.productNotFound });
 
   v2Route(app, 'getStockBulkV2', async (request) => {
     const all = String(request.params.all).toLowerCase();

@@ -1,4 +1,4 @@
-// v2 order fields onto the v3 order model: flat addresses become address rows, ids become codes, percentages fractions.
+// v2 order fields onto the v3 order model: flat addresses become address rows, ids become codes, VAT rates fractions.
 import { and, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { defaults, languages, v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
@@ -23,6 +23,12 @@ function addressOf(body: Record<string, any>, prefix: 'deliveryAddress' | 'billi
     countryCode: (field('CountryIso') ?? fallbackCountry).toUpperCase(),
   };
 }
+
+/**
+ * v2 clients send the VAT rate either way: 21 (a percentage) or 0.21 (a fraction). No real rate lies between 0 and 1 %,
+ * so a value below 1 is a fraction and from 1 up a percentage; v3 stores the fraction with 3 decimals.
+ */
+const vatFraction = (vat: number) => (vat < 1 ? Math.round(vat * 1000) / 1000 : Math.round(vat * 10) / 1000);
 
 const billingFields = ['LastName', 'FirstName', 'Insertion', 'ExtraName', 'Street', 'HouseNumber', 'HouseNumberAddition', 'PostalCode', 'CityName', 'CountryIso', 'Region', 'ExtraAddress'];
 
@@ -68,7 +74,7 @@ export async function newOrderFromV2(db: Db, clientId: number, body: Body): Prom
     pointer: `/orderItems/${index}`,
     attributes: {
       sku: i.sku, quantity: i.quantity, price: Math.round(i.price * 100) / 100,
-      vat: blank(i.vat) ? undefined : Math.round(Number(i.vat) * 10) / 1000,
+      vat: blank(i.vat) ? undefined : vatFraction(Number(i.vat)),
       name: textOf(i.name), fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
       metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
     },
