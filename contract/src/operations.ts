@@ -1,5 +1,6 @@
 // Every operation of the API, in one list: the server routes from it and the OpenAPI documents are built from it.
-import type { Operation } from './operation.ts';
+import { Type } from '@sinclair/typebox';
+import { errorStyle, type Operation } from './operation.ts';
 import { authOperations } from './settings.ts';
 import { orderOperations } from './v3/orders.ts';
 import { shipmentOperations } from './v3/shipments.ts';
@@ -17,6 +18,16 @@ import { v2ReturnOperations } from './v2/returns.ts';
 import { v2ProductOperations } from './v2/products.ts';
 import { v2StockOperations } from './v2/stock.ts';
 import { v2PurchaseOrderOperations } from './v2/purchase-orders.ts';
+
+/**
+ * v3 and sandbox calls answer a query parameter they do not know with 400 (JSON:API asks for it): a misspelt filter
+ * that were dropped would answer everything, and the client would believe it filtered. v2 stays lenient. Done here,
+ * once for the whole list, so no operation can forget it; an operation without query parameters refuses any.
+ */
+function strictQuery(op: Operation): Operation {
+  if (errorStyle(op) !== 'jsonapi') return op;
+  return { ...op, query: Type.Object({ ...op.query?.properties }, { additionalProperties: false }) };
+}
 
 export const operations: Operation[] = [
   ...authOperations,
@@ -36,7 +47,7 @@ export const operations: Operation[] = [
   ...v2ProductOperations,
   ...v2StockOperations,
   ...v2PurchaseOrderOperations,
-];
+].map(strictQuery);
 
 export function operationById(operationId: string): Operation {
   const op = operations.find((o) => o.operationId === operationId);

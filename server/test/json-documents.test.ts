@@ -76,6 +76,25 @@ describe('resources written as JSON by the database', () => {
     expect(last.payload).toEqual(single.body.data);
   });
 
+  it('writes tracking, colli, serial numbers and prices with the same bytes on the list page as in the single read', async () => {
+    // jsonb's text form orders keys by length and spaces them, numeric keeps trailing zeros: neither is what the
+    // serializer writes for a single read. The list page must carry the single read's bytes exactly.
+    const created = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'TRICKY-1', quantity: 1, price: 19.9, vat: 0.2 }] }) });
+    const shipped = await sb.call('POST', `/sandbox/orders/${created.body.data.id}/ship`, { token: client.token });
+    const id = shipped.body.data.id;
+    expect(shipped.body.data.attributes.tracking).not.toBeNull();
+    expect(shipped.body.data.attributes.colli.length).toBeGreaterThan(0);
+    const single = await sb.call('GET', `/v3/shipments/${id}?include=shipmentItems`, { token: client.token });
+    const page = await sb.call('GET', `/v3/shipments?include=shipmentItems&orderId=${created.body.data.id}`, { token: client.token });
+    const bytes = (value: unknown) => JSON.stringify(value);
+    expect(single.raw).toContain(`"tracking":${bytes(single.body.data.attributes.tracking)},"colli":${bytes(single.body.data.attributes.colli)}`);
+    expect(page.raw).toContain(bytes(single.body.data));
+    expect(page.raw).toContain(bytes(single.body.included[0]));
+    expect(Object.keys(single.body.data.attributes.tracking)).toEqual(['carrier', 'number', 'stage', 'status', 'url']);
+    const items = await sb.call('GET', `/v3/orders?include=orderItems&filter[externalOrderNumber][in]=${created.body.data.attributes.externalOrderNumber}`, { token: client.token });
+    expect(items.raw).toContain('"price":19.9,"vat":0.2,');
+  });
+
   it('answers an empty page with empty arrays, and another client sees nothing of these orders', async () => {
     const other = await sb.newClient();
     const orders = await sb.call('GET', '/v3/orders?include=orderItems', { token: other.token });

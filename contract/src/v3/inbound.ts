@@ -67,10 +67,10 @@ export const InboundPackingSlipCreateDocument = Type.Object({
       metadata: Type.Optional(Nullable(OrderMetadata)),
     }, { additionalProperties: false }),
     relationships: Type.Optional(Type.Object({
-      inboundPackingSlipItems: Type.Optional(Type.Object({ data: Type.Array(Type.Object({ type: Type.Literal('inboundPackingSlipItem'), id: Type.Optional(ProvisionalId), lid: Type.Optional(ProvisionalId) })) })),
+      inboundPackingSlipItems: Type.Optional(Type.Object({ data: Type.Array(Type.Object({ type: Type.Literal('inboundPackingSlipItem'), id: Type.Optional(ProvisionalId), lid: Type.Optional(ProvisionalId) }), { maxItems: limits.packingSlipItemsMax }) })),
     }, { description: 'Optional: every included item belongs to the packing slip.' })),
   }),
-  included: Type.Array(IncludedPackingSlipItem, { minItems: 1, description: 'The announced items (sku, quantity).' }),
+  included: Type.Array(IncludedPackingSlipItem, { minItems: 1, maxItems: limits.packingSlipItemsMax, description: `The announced items (sku, quantity), at most ${limits.packingSlipItemsMax}.` }),
 });
 
 const tags = ['Inbound'];

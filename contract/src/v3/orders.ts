@@ -189,10 +189,14 @@ export const OrderCreateDocument = Type.Object({
       billingAddress: Type.Optional(provisionalRef('address')),
       preferredShippingMethod: Type.Optional(byIdRef('shippingMethod')),
       pickUpPoint: Type.Optional(provisionalRef('pickUpPoint')),
-      orderItems: Type.Optional(Type.Object({ data: Type.Array(Type.Object({ type: Type.Literal('orderItem'), id: Type.Optional(ProvisionalId), lid: Type.Optional(ProvisionalId) })) })),
+      orderItems: Type.Optional(Type.Object({ data: Type.Array(Type.Object({ type: Type.Literal('orderItem'), id: Type.Optional(ProvisionalId), lid: Type.Optional(ProvisionalId) }), { maxItems: limits.orderItemsMax }) })),
     }),
   }),
-  included: Type.Optional(Type.Array(OneOfByType([IncludedAddress, IncludedOrderItem, IncludedPickUpPoint]), { description: 'The new addresses (with a provisional id), order items and pick-up point.' })),
+  included: Type.Optional(Type.Array(OneOfByType([IncludedAddress, IncludedOrderItem, IncludedPickUpPoint]), {
+    // The items, and a delivery address, a billing address and a pick-up point.
+    maxItems: limits.orderItemsMax + 3,
+    description: `The new addresses (with a provisional id), order items (at most ${limits.orderItemsMax}) and pick-up point.`,
+  })),
 });
 
 export const OrderUpdateDocument = Type.Object({
@@ -225,7 +229,7 @@ const exampleOrderRequest = {
   included: [
     { type: 'address', id: 'delivery', attributes: { firstName: 'Jane', lastName: 'Jansen', street1: 'Kerkstraat', houseNumber: '12', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' } },
     { type: 'address', id: 'billing', attributes: { firstName: 'Jane', lastName: 'Jansen', company: 'Jansen BV', street1: 'Markt', houseNumber: '1', postcode: '4701AA', city: 'Roosendaal', countryCode: 'NL' } },
-    { type: 'orderItem', attributes: { sku: 'SKU-TSHIRT-M', quantity: 2, price: 19.95, vat: 0.21 } },
+    { type: 'orderItem', attributes: { sku: 'SKU-TSHIRT-L', quantity: 2, price: 19.95, vat: 0.21 } },
   ],
 };
 
@@ -299,17 +303,37 @@ export const orderOperations = [
     responses: { 200: { description: 'The order item after cancellation.', schema: SingleDocument(OrderItem, [], Type.Object({ modified: Type.Boolean() })) } },
     errors: ['401', '404', '406'],
   }),
+  // Addresses, pick-up points and attachments are parts of an order: read one by the id its self link names, like order items.
+  defineOperation({
+    operationId: 'getAddress', documents: ['v3'], method: 'GET', path: '/v3/addresses/{id}', tags, auth: true, success: 200,
+    summary: 'Read an address', description: 'One delivery or billing address of an order.', params: IdParams,
+    responses: { 200: { description: 'The address.', schema: SingleDocument(Address) } },
+    errors: ['401', '404', '406'],
+  }),
+  defineOperation({
+    operationId: 'getPickUpPoint', documents: ['v3'], method: 'GET', path: '/v3/pickUpPoints/{id}', tags, auth: true, success: 200,
+    summary: 'Read a pick-up point', description: 'The pick-up point of an order.', params: IdParams,
+    responses: { 200: { description: 'The pick-up point.', schema: SingleDocument(PickUpPoint) } },
+    errors: ['401', '404', '406'],
+  }),
   defineOperation({
     operationId: 'createOrderAttachment', documents: ['v3'], method: 'POST', path: '/v3/orderAttachments', tags, auth: true, success: 201,
     summary: 'Attach a PDF to an order',
-    description: `Multipart form data with two parts: \`data\`, the JSON:API document of the attachment as JSON text, and \`file\`, the PDF. The PDF must have exactly one page, A4 or A5, and at most ${limits.attachmentMaxBytes / 1024 / 1024} MiB; it is checked by reading it. The order is identified by \`relationships.order\` or by \`externalOrderNumber\`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.`,
+    description: `Multipart form data with two parts: \`data\`, the JSON:API document of the attachment as JSON text, and \`file\`, the PDF. The PDF must have exactly one page, A4 or A5, and at most ${limits.attachmentMaxBytes / 1024 / 1024} MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The order is identified by \`relationships.order\` or by \`externalOrderNumber\`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.`,
     body: Type.Object({
-      data: Type.String({ description: 'The attachment document as JSON text.', examples: [JSON.stringify({ data: { type: 'orderAttachment', attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', printStrategy: 'REQUIRED', externalOrderNumber: 'SHOP-10001' } } })] }),
-      file: Type.String({ format: 'binary', description: 'The PDF file.' }),
+      // The data part is read whole by the multipart parser; its bound is the multipart field size, one request body.
+      data: Type.String({ maxLength: limits.requestBodyMaxBytes, description: 'The attachment document as JSON text.', examples: [JSON.stringify({ data: { type: 'orderAttachment', attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', printStrategy: 'REQUIRED', externalOrderNumber: 'SHOP-10001' } } })] }),
+      file: Type.String({ format: 'binary', maxLength: limits.attachmentMaxBytes, description: 'The PDF file.' }),
     }),
     bodyContentTypes: ['multipart/form-data'],
     responses: { 201: { description: 'The attachment, without its contents.', schema: SingleDocument(OrderAttachment) } },
-    errors: ['400', '401', '404-5', '404-6', '406', '415', '422-1'],
+    errors: ['400', '401', '404-5', '404-6', '406', '415', '422-1', '503'],
+  }),
+  defineOperation({
+    operationId: 'getOrderAttachment', documents: ['v3'], method: 'GET', path: '/v3/orderAttachments/{id}', tags, auth: true, success: 200,
+    summary: 'Read an order attachment', description: 'What is known of an attached PDF; its contents are never returned.', params: IdParams,
+    responses: { 200: { description: 'The attachment, without its contents.', schema: SingleDocument(OrderAttachment) } },
+    errors: ['401', '404', '406'],
   }),
 ];
 

@@ -183,9 +183,9 @@ export const productOperations = [
   defineOperation({
     operationId: 'uploadProductImage', documents: ['v3'], method: 'POST', path: '/v3/products/{id}/image', tags, auth: true, success: 200, rateLimit: 'products',
     summary: 'Upload the product image',
-    description: `The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under ${limits.productImageMaxBytes / 1024 / 1024} MiB; accepted types: ${productImageTypes.join(', ')}. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8.`,
+    description: `The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under ${limits.productImageMaxBytes / 1024 / 1024} MiB; accepted types: ${productImageTypes.join(', ')}. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later.`,
     params: IdParams,
-    body: Type.String({ contentMediaType: 'image/*', description: 'The image file.' }),
+    body: Type.String({ contentMediaType: 'image/*', maxLength: limits.productImageMaxBytes, description: 'The image file.' }),
     bodyContentTypes: ['image/*', 'application/octet-stream'],
     responses: {
       200: {
@@ -193,6 +193,6 @@ export const productOperations = [
         schema: SingleDocument(Product, [], ProductImageMeta),
       },
     },
-    errors: ['400-8', '401', '404', '406', '415', '429'],
+    errors: ['400-8', '401', '404', '406', '415', '429', '503'],
   }),
 ];

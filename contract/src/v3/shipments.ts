@@ -50,7 +50,7 @@ export const shipmentOperations = [
   defineOperation({
     operationId: 'listShipments', documents: ['v3'], method: 'GET', path: '/v3/shipments', tags, auth: true, success: 200,
     summary: 'List shipments',
-    description: `Your shipments, ordered by id ascending, cursor-paged. Shipments older than ${limits.shipmentRetentionDays} days are not returned.`,
+    description: `Your shipments, ordered by id ascending, cursor-paged. Shipments older than ${limits.shipmentRetentionDays} days are not returned. Filters given together all apply: \`orderId=6&filter[orderId][in]=6,7\` gives the shipments of order 6.`,
     query: Type.Object({
       ...PageQuery,
       ...IncludeQuery(['shipmentItems']),
@@ -61,6 +61,12 @@ export const shipmentOperations = [
       'filter[reference][in]': Type.Optional(ListFilter('Order references.')),
       orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only shipments of this order.' })),
       externalOrderNumber: Type.Optional(Type.String({ minLength: 1, maxLength: limits.externalOrderNumberMax, description: 'Only shipments of the order with this number.' })),
+      // The spec names these two filters without the filter[] form the others have: both spellings are read, so a
+      // client that writes them like the other filters gets the filter it asked for.
+      'filter[orderId]': Type.Optional(ListFilter('Order ids (integers); the same filter as orderId, for several orders.', ['6'])),
+      'filter[orderId][in]': Type.Optional(ListFilter('Order ids (integers); the same as filter[orderId].', ['6,7'])),
+      'filter[externalOrderNumber]': Type.Optional(ListFilter('External order numbers; the same filter as externalOrderNumber, for several orders.', ['SHOP-10001'])),
+      'filter[externalOrderNumber][in]': Type.Optional(ListFilter('External order numbers; the same as filter[externalOrderNumber].', ['SHOP-10001,SHOP-10002'])),
     }),
     responses: { 200: { description: 'A page of shipments.', schema: CollectionDocument(Shipment, [ShipmentItem]) } },
     errors: ['400', '401', '406'],
@@ -71,5 +77,11 @@ export const shipmentOperations = [
     params: IdParams, query: Type.Object({ ...IncludeQuery(['shipmentItems']) }),
     responses: { 200: { description: 'The shipment.', schema: SingleDocument(Shipment, [ShipmentItem]) } },
     errors: ['400', '401', '404', '406'],
+  }),
+  defineOperation({
+    operationId: 'getShipmentItem', documents: ['v3'], method: 'GET', path: '/v3/shipmentItems/{id}', tags, auth: true, success: 200,
+    summary: 'Read a shipment item', description: `One shipped line; like its shipment, not returned after ${limits.shipmentRetentionDays} days.`, params: IdParams,
+    responses: { 200: { description: 'The shipment item.', schema: SingleDocument(ShipmentItem) } },
+    errors: ['401', '404', '406'],
   }),
 ];

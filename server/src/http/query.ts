@@ -14,13 +14,17 @@ export function pageOf(query: Record<string, unknown>): Page {
   return { cursor, size };
 }
 
-export function baseUrl(request: FastifyRequest, publicUrl?: string): string {
+/**
+ * Scheme and host of links: PUBLIC_URL when set (production-like set-ups set it), else the request's own, which the
+ * host plugin has validated (X-Forwarded-Host/-Proto count only behind a trusted proxy), else the listening address.
+ */
+export function baseUrl(request: FastifyRequest, publicUrl?: string, listeningBase = 'http://localhost'): string {
   if (publicUrl) return publicUrl.replace(/\/$/, '');
-  return `${request.protocol}://${request.host}`;
+  return request.host ? `${request.protocol}://${request.host}` : listeningBase;
 }
 
-/** links.self, first and next (when the page is full) for a keyset page ordered by id. */
-export function paginationLinks(request: FastifyRequest, base: string, page: Page, items: { id: number }[]) {
+/** links.self, first and next (when the page is full, or was cut short by the included-items bound) for a keyset page ordered by id. */
+export function paginationLinks(request: FastifyRequest, base: string, page: Page, items: { id: number }[], cut = false) {
   const url = new URL(request.url, base);
   // Re-serialise the query so brackets are percent-encoded and every link is a valid URI.
   url.search = url.searchParams.toString();
@@ -36,7 +40,7 @@ export function paginationLinks(request: FastifyRequest, base: string, page: Pag
   return {
     self: url.toString(),
     first: withCursor(undefined),
-    ...(items.length === page.size ? { next: withCursor(items[items.length - 1].id) } : {}),
+    ...(items.length === page.size || (cut && items.length) ? { next: withCursor(items[items.length - 1].id) } : {}),
   };
 }
 
@@ -67,6 +71,12 @@ export function integerListFilter(query: Record<string, unknown>, name: string):
   if (!values) return undefined;
   if (values.some((v) => !/^[0-9]{1,9}$/.test(v))) throw apiError('400', `${name} takes integers.`, { parameter: name });
   return values.map(Number);
+}
+
+/** The values that every given spelling of one filter allows (filters given together all apply); undefined when none is given. */
+export function allSpellings<T>(...spellings: (T[] | undefined)[]): T[] | undefined {
+  const given = spellings.filter((values): values is T[] => values !== undefined);
+  return given.length ? given.reduce((kept, values) => kept.filter((value) => values.includes(value))) : undefined;
 }
 
 export function enumListFilter<T extends string>(query: Record<string, unknown>, name: string, allowed: readonly T[]): T[] | undefined {

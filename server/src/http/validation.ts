@@ -9,7 +9,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 // multipleOfPrecision: prices like 9.95 are not an exact binary multiple of 0.01; compare to 9 decimals.
 const bodyAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false }));
-const textAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false }));
+// verbose: an error carries its schema, so an unknown query parameter is answered with the list of the supported ones.
+const textAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false, verbose: true }));
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
@@ -18,6 +19,13 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
 
 /** A strict body validator for documents that arrive other than as the request body (the multipart data part). */
 export const compileBodyValidator = (schema: object) => bodyAjv.compile(schema);
+
+/** An unknown query parameter (v3 refuses them rather than ignore them): its name and the parameters the call supports. */
+function unknownParameter(e: ErrorObject): string {
+  const name = (e.params as { additionalProperty: string }).additionalProperty;
+  const supported = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  return `Unknown query parameter ${name}; ${supported.length ? `supported: ${supported.join(', ')}` : 'this call takes no query parameters'}.`;
+}
 
 /** Turns ajv's errors into API error items: one per place, union noise folded. */
 export function validationItems(errors: ErrorObject[], context: string): ErrorItem[] {
@@ -28,6 +36,7 @@ export function validationItems(errors: ErrorObject[], context: string): ErrorIt
     const path = `${e.instancePath}${missing}${extra}`;
     let detail: string;
     if (e.keyword === 'required') detail = `${path.split('/').pop()} is required.`;
+    else if (e.keyword === 'additionalProperties' && context === 'querystring') detail = unknownParameter(e);
     else if (e.keyword === 'additionalProperties') detail = `${path.split('/').pop()} is not allowed here.`;
     else if (e.keyword === 'const') detail = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}.`;
     else detail = `${e.message ?? 'is invalid'}.`;

@@ -4,7 +4,9 @@ import { limits, OrderAttachmentData } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { ApiError, apiError } from '../http/errors.ts';
-import { addAttachment } from '../domain/orders/attachments.ts';
+import { assertCleanInput } from '../http/input-guard.ts';
+import { addAttachment, findAttachment } from '../domain/orders/attachments.ts';
+import { orderAttachmentResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
@@ -39,24 +41,21 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
     } catch {
       throw apiError('400', 'The data part is not valid JSON.', { pointer: '/data' });
     }
+    // The data part skips the request-body hooks: the same guard as every body, here.
+    assertCleanInput(document, 'body');
     if (!validateData(document)) throw new ApiError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
     const result = await addAttachment(db, request.client.id, {
       ...attributes,
       orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
     }, parts.file);
-    const base = baseOf(request);
-    return {
-      data: {
-        type: 'orderAttachment',
-        id: result.id,
-        attributes: {
-          filename: attributes.filename, contentType: attributes.contentType, printStrategy: result.printStrategy,
-          externalOrderNumber: result.order.externalOrderNumber, createdOn: result.createdAt.toISOString(),
-        },
-        relationships: { order: { data: { type: 'order', id: result.order.id } } },
-        links: { self: `${base}/v3/orderAttachments/${result.id}` },
-      },
-    };
+    // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.
+    return { data: orderAttachmentResource((await findAttachment(db, request.client.id, result.id))!, baseOf(request)) };
+  });
+
+  route(app, 'getOrderAttachment', async (request) => {
+    const attachment = await findAttachment(db, request.client.id, request.params.id);
+    if (!attachment) throw apiError('404', `Order attachment ${request.params.id} not found.`);
+    return { data: orderAttachmentResource(attachment, baseOf(request)) };
   });
 }

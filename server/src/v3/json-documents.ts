@@ -6,14 +6,19 @@
 //
 // The JSON is concatenated text rather than json_build_object: PostgreSQL looks up the type of every argument of
 // json_build_object on every call, which made the nested identifiers of a page cost four times as much. Strings go
-// through to_json (escaping); numbers, booleans and jsonb through their text form, which is JSON already.
+// through to_json (escaping); integers and booleans through their text form, which is JSON already; numerics without
+// trailing zeros (trim_scale), and jsonb rebuilt member by member in the contract's order (see fromJsonb).
+//
+// A resource is the same bytes wherever it appears: these pages are sent as the database writes them, single reads
+// go through the response serializer (the contract's property order, JSON.stringify's spelling of strings and
+// numbers). So every object here is written in the contract's property order and compact, like the serializer.
 //
 // The resource expressions are rendered to SQL text once; a request only adds its own page query and the base of
 // its links (a `request` CTE the expressions read, so they carry no parameters).
 import { getTableColumns, getTableName, is, sql, SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TObject } from '@sinclair/typebox';
-import { Address, AddressAttributes, Order, OrderItem, PickUpPoint, PickUpPointAttributes, Shipment, ShipmentItem } from '@shopapi/contract';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { limits, Address, AddressAttributes, Order, OrderItem, PickUpPoint, PickUpPointAttributes, Shipment, ShipmentItem } from '@shopapi/contract';
 import { dialect, queryRows, schema, type Db } from '../db/index.ts';
 import type { ResourceObject } from './resources.ts';
 
@@ -29,7 +34,9 @@ const iso = (column: AnyPgColumn) => sql`coalesce('"' || to_char(${column} at ti
 function json(value: Value): SQL {
   if (is(value, SQL)) return value;
   switch (value.dataType) {
-    case 'number': case 'boolean': case 'json': return sql`coalesce(${value}::text, 'null')`;
+    // numeric(14,2) prints 12.50 where JSON.stringify prints 12.5.
+    case 'number': return value.getSQLType().startsWith('numeric') ? sql`coalesce(trim_scale(${value})::text, 'null')` : sql`coalesce(${value}::text, 'null')`;
+    case 'boolean': return sql`coalesce(${value}::text, 'null')`;
     case 'date': return iso(value);
     default: return sql`coalesce(to_json(${value})::text, 'null')`;
   }
@@ -43,8 +50,25 @@ const one = (type: string, id: AnyPgColumn) => sql`case when ${id} is null then 
 /** A to-many relationship: the ids of the rows of `id`'s table whose `owner` column points to `ownerId`, by id. */
 const many = (type: string, id: AnyPgColumn, owner: AnyPgColumn, ownerId: AnyPgColumn) =>
   sql`'{"data":[' || coalesce((select string_agg(${identifier(type, id)}, ',' order by ${id}) from ${id.table} where ${owner} = ${ownerId}), '') || ']}'`;
-/** The named keys of a metadata column, null where absent. */
-const extras = (column: AnyPgColumn, keys: string[]) => object(Object.fromEntries(keys.map((key) => [key, sql`coalesce((${column} -> ${text(key)})::text, 'null')`])));
+
+type SchemaNode = TSchema & { type?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
+let elementAliases = 0;
+/**
+ * A jsonb value as JSON text shaped by its contract schema: objects with the schema's members in the schema's order
+ * (null where absent), arrays element by element, scalars in jsonb's text (JSON). jsonb's own text form orders keys by
+ * length and puts a space after every `:` and `,`, so `::text` of a whole object differs from the serializer's bytes.
+ */
+function fromJsonb(value: SQL, schema: SchemaNode): SQL {
+  const structured = (schema.anyOf ?? [schema]).find((branch) => branch.type === 'object' || branch.type === 'array');
+  if (!structured) return sql`coalesce((${value})::text, 'null')`;
+  const shaped = structured.type === 'object' ? object(Object.fromEntries(Object.entries(structured.properties ?? {}).map(([key, member]) => [key, fromJsonb(sql`(${value} -> ${text(key)})`, member)])))
+    : arrayFromJsonb(value, structured.items ?? {} as SchemaNode);
+  return schema.anyOf ? sql`case when coalesce(jsonb_typeof(${value}), 'null') = 'null' then 'null' else ${shaped} end` : shaped;
+}
+function arrayFromJsonb(value: SQL, items: SchemaNode): SQL {
+  const alias = sql.raw(`element_${++elementAliases}`);
+  return sql`case when jsonb_typeof(${value}) = 'array' then coalesce((select '[' || string_agg(${fromJsonb(sql`${alias}.value`, items)}, ',' order by ${alias}.position) || ']' from jsonb_array_elements(${value}) with ordinality as ${alias}(value, position)), '[]') else '[]' end`;
+}
 /** The attributes of a resource whose names are its table's column names: the contract's list, each from its column. */
 function columnsOf(table: typeof addresses | typeof pickUpPoints, attributes: TObject): Record<string, AnyPgColumn> {
   const columns = getTableColumns(table) as Record<string, AnyPgColumn>;
@@ -53,7 +77,6 @@ function columnsOf(table: typeof addresses | typeof pickUpPoints, attributes: TO
     return [key, columns[key]];
   }));
 }
-const orderExtras = ['extra1', 'extra2', 'extra3', 'extra4', 'extra5'];
 
 /**
  * A resource object: type, id, attributes, relationships and links. Its attribute and relationship names must be the
@@ -62,16 +85,22 @@ const orderExtras = ['extra1', 'extra2', 'extra3', 'extra4', 'extra5'];
  */
 function resource(contract: TObject, id: AnyPgColumn, path: string, parts: { attributes: Record<string, Value>; relationships?: Record<string, Value> }): SQL {
   const type = (contract.properties.type as unknown as { const: string }).const;
+  const members = (part: 'attributes' | 'relationships') => ((contract.properties[part] as TObject | undefined)?.properties ?? {}) as Record<string, SchemaNode>;
   for (const part of ['attributes', 'relationships'] as const) {
-    const expected = Object.keys((contract.properties[part] as TObject | undefined)?.properties ?? {}).sort().join();
+    const expected = Object.keys(members(part)).sort().join();
     const built = Object.keys(parts[part] ?? {}).sort().join();
     if (built !== expected) throw new Error(`${type} ${part}: built [${built}], the contract has [${expected}]`);
   }
+  // In the contract's order, as the serializer writes single reads; a jsonb column takes the shape of its attribute.
+  const inContractOrder = (part: 'attributes' | 'relationships', built: Record<string, Value>) => object(Object.fromEntries(Object.entries(members(part)).map(([key, member]) => {
+    const value = built[key];
+    return [key, !is(value, SQL) && value.dataType === 'json' ? fromJsonb(sql`${value}`, member) : value];
+  })));
   return object({
     type: text(JSON.stringify(type)),
     id,
-    attributes: object(parts.attributes),
-    ...(parts.relationships ? { relationships: object(parts.relationships) } : {}),
+    attributes: inContractOrder('attributes', parts.attributes),
+    ...(parts.relationships ? { relationships: inContractOrder('relationships', parts.relationships) } : {}),
     // The request CTE holds the base as the start of a JSON string (quoted and escaped, no closing quote).
     links: sql`'{"self":' || (select base from request) || ${text(`/v3/${path}/`)} || ${id} || '"}'`,
   });
@@ -83,7 +112,7 @@ const expressions = {
       externalOrderNumber: orders.externalOrderNumber, locale: orders.locale, reference: orders.reference, orderedOn: iso(orders.orderedOn),
       consumerReference: orders.consumerReference, promotionCode: orders.promotionCode, email: orders.email, phoneNumber: orders.phoneNumber,
       vatNumber: orders.vatNumber, fulfillFrom: orders.fulfillFrom, preferredShippingDate: orders.preferredShippingDate,
-      allowPartialDelivery: orders.allowPartialDelivery, onHold: orders.onHold, metadata: extras(orders.metadata, orderExtras),
+      allowPartialDelivery: orders.allowPartialDelivery, onHold: orders.onHold, metadata: orders.metadata,
       channelIdentifier: orders.channelIdentifier, currency: orders.currency, createdOn: iso(orders.createdAt),
     },
     relationships: {
@@ -99,7 +128,7 @@ const expressions = {
   orderItem: resource(OrderItem, orderItems.id, 'orderItems', {
     attributes: {
       sku: orderItems.sku, quantity: orderItems.quantity, channelIdentifier: orderItems.channelIdentifier, fulfillFrom: orderItems.fulfillFrom,
-      price: orderItems.price, vat: orderItems.vat, name: orderItems.name, metadata: extras(orderItems.metadata, ['extra6', 'extra7']),
+      price: orderItems.price, vat: orderItems.vat, name: orderItems.name, metadata: orderItems.metadata,
     },
     relationships: { order: one('order', orderItems.orderId), product: one('product', orderItems.productId) },
   }),
@@ -109,7 +138,7 @@ const expressions = {
     attributes: {
       status: shipments.status, readyToPickOn: iso(shipments.readyToPickOn), readyToShipOn: iso(shipments.readyToShipOn), shippedOn: iso(shipments.shippedOn),
       warehouseCode: shipments.warehouseCode, weight: shipments.weight, invoicingWeight: shipments.invoicingWeight, basketPicture: shipments.basketPicture,
-      returnLabel: shipments.returnLabel, metadata: extras(shipments.metadata, orderExtras), tracking: shipments.tracking, colli: shipments.colli,
+      returnLabel: shipments.returnLabel, metadata: shipments.metadata, tracking: shipments.tracking, colli: shipments.colli,
     },
     relationships: {
       order: one('order', shipments.orderId), orderType: one('orderType', shipments.orderTypeId),
@@ -135,23 +164,40 @@ const rendered = Object.fromEntries(Object.entries(expressions).map(([name, expr
 export type IdQuery = SQLWrapper;
 
 interface Documents { data: ResourceObject[]; included: ResourceObject[] }
-/** A list page as the database wrote it: JSON text, and the ids on the page for its pagination links. */
-export interface PageText { data: string; included: string; ids: { id: number }[] }
+/**
+ * A list page as the database wrote it: JSON text, the ids on the page for its pagination links, and whether the page
+ * ended early because the items it includes reached `limits.includedItemsMaxPerPage`.
+ */
+export interface PageText { data: string; included: string; ids: { id: number }[]; cut: boolean }
 
 /** `data`: the resources as JSON text; `included`: rows (resource, owner, part, id), grouped by owner and part. */
 interface Parts { data: SQL; included: SQL[] }
 
-function statement(base: string, ids: IdQuery, { data, included }: Parts): SQL {
+/**
+ * The rows `ids` selects, up to the last one whose items (rows of `owner`'s table) still fit in
+ * `limits.includedItemsMaxPerPage` together with those before it; the first row always stays. `candidates` is how many
+ * rows `ids` selected, so the statement can tell whether the page was cut.
+ */
+const cutByItems = (ids: IdQuery, owner: AnyPgColumn) => sql`select id, candidates from (
+    select id, count(*) over () as candidates, row_number() over (order by id) as position,
+           sum(items) over (order by id rows unbounded preceding) as running
+    from (select c.id, (select count(*) from ${owner.table} where ${owner} = c.id) as items from (${ids}) as c) as counted
+  ) as cut where position = 1 or running <= ${sql.raw(String(limits.includedItemsMaxPerPage))}`;
+
+function statement(base: string, ids: IdQuery, { data, included }: Parts, itemsOwner?: AnyPgColumn): SQL {
   const none = sql`select null::text, 0, 0, 0 where false`;
   const openLink = JSON.stringify(base).slice(0, -1);
-  return sql`with request(base) as (select ${openLink}::text), page as (${ids})
+  const page = itemsOwner ? cutByItems(ids, itemsOwner) : ids;
+  const cut = itemsOwner ? sql`(select coalesce(max(candidates), 0) > count(*) from page)` : sql`false`;
+  return sql`with request(base) as (select ${openLink}::text), page as (${page})
     select ${data} as data,
            coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]') as included,
-           (select coalesce(json_agg(json_build_object('id', id) order by id), '[]'::json) from page) as ids`;
+           (select coalesce(json_agg(json_build_object('id', id) order by id), '[]'::json) from page) as ids,
+           ${cut} as cut`;
 }
 
-async function pageText(db: Db, base: string, ids: IdQuery, parts: Parts): Promise<PageText> {
-  const [row] = await queryRows<PageText>(db, statement(base, ids, parts));
+async function pageText(db: Db, base: string, ids: IdQuery, parts: Parts, itemsOwner?: AnyPgColumn): Promise<PageText> {
+  const [row] = await queryRows<PageText>(db, statement(base, ids, parts, itemsOwner));
   return row;
 }
 
@@ -189,13 +235,20 @@ function shipmentParts(withItems: boolean): Parts {
 
 /** The orders whose ids `ids` selects, with the related resources `include` names. */
 export const orderDocuments = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) => documents(db, base, ids, orderParts(include));
-export const orderPageText = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) => pageText(db, base, ids, orderParts(include));
+/** A list page of orders; with their items included, it ends early rather than include more than the per-page bound. */
+export const orderPageText = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
+  pageText(db, base, ids, orderParts(include), include.has('orderItems') ? orderItems.orderId : undefined);
 
-/** The order items whose ids `ids` selects. */
-export async function orderItemDocuments(db: Db, ids: IdQuery, base: string): Promise<ResourceObject[]> {
-  return (await documents(db, base, ids, { data: pageArray(rendered.orderItem, orderItems.id), included: [] })).data;
+/** The parts of orders and shipments that are read one at a time, by the id of their self link. */
+const parts = { orderItem: orderItems.id, address: addresses.id, pickUpPoint: pickUpPoints.id, shipmentItem: shipmentItems.id };
+/** The resources of one of those kinds whose ids `ids` selects. */
+export async function partDocuments(db: Db, kind: keyof typeof parts, ids: IdQuery, base: string): Promise<ResourceObject[]> {
+  return (await documents(db, base, ids, { data: pageArray(rendered[kind], parts[kind]), included: [] })).data;
 }
+/** The order items whose ids `ids` selects. */
+export const orderItemDocuments = (db: Db, ids: IdQuery, base: string) => partDocuments(db, 'orderItem', ids, base);
 
 /** The shipments whose ids `ids` selects, with their items when `withItems`. */
 export const shipmentDocuments = (db: Db, ids: IdQuery, withItems: boolean, base: string) => documents(db, base, ids, shipmentParts(withItems));
-export const shipmentPageText = (db: Db, ids: IdQuery, withItems: boolean, base: string) => pageText(db, base, ids, shipmentParts(withItems));
+export const shipmentPageText = (db: Db, ids: IdQuery, withItems: boolean, base: string) =>
+  pageText(db, base, ids, shipmentParts(withItems), withItems ? shipmentItems.shipmentId : undefined);

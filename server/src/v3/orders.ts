@@ -5,8 +5,8 @@ import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } fro
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { cancelItems, createOrder, findOrderItem, orderById, orderItemById, orderPage, requireOrder, updateOrder } from '../domain/orders/service.ts';
-import { documentBody, orderDocuments, orderItemDocuments, orderPageText } from './json-documents.ts';
+import { addressById, cancelItems, createOrder, findOrderItem, orderById, orderItemById, orderPage, pickUpPointById, requireOrder, updateOrder } from '../domain/orders/service.ts';
+import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
@@ -27,13 +27,13 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
     const page = pageOf(request.query);
-    const { data, included, ids } = await orderPageText(db, orderPage(db, request.client.id, {
+    const { data, included, ids, cut } = await orderPageText(db, orderPage(db, request.client.id, {
       orderedOnLt: request.query['filter[orderedOn][lt]'],
       orderedOnGt: request.query['filter[orderedOn][gt]'],
       externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
       references: listFilter(request.query, 'filter[reference][in]'),
     }, page), include, base);
-    return documentBody({ data, ...(include.size ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids)) });
+    return documentBody({ data, ...(include.size ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids, cut)) });
   });
 
   route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
@@ -69,5 +69,17 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
     const modified = await cancelItems(db, request.client.id, item.orderId, item.id);
     return { data: await orderItemResource(request.client.id, item.id, baseOf(request)), meta: { modified: modified.length > 0 } };
+  });
+
+  route(app, 'getAddress', async (request) => {
+    const [address] = await partDocuments(db, 'address', addressById(db, request.client.id, request.params.id), baseOf(request));
+    if (!address) throw apiError('404', `Address ${request.params.id} not found.`);
+    return { data: address };
+  });
+
+  route(app, 'getPickUpPoint', async (request) => {
+    const [pickUpPoint] = await partDocuments(db, 'pickUpPoint', pickUpPointById(db, request.client.id, request.params.id), baseOf(request));
+    if (!pickUpPoint) throw apiError('404', `Pick-up point ${request.params.id} not found.`);
+    return { data: pickUpPoint };
   });
 }

@@ -5,6 +5,7 @@ import type { ReturnItemRow } from '../domain/returns/service.ts';
 import type { ProductPart, ProductRow } from '../domain/products/service.ts';
 import type { WebhookRow } from '../domain/webhooks/service.ts';
 import type { ReturnReasonRow, ShippingMethodRow } from '../domain/reference/service.ts';
+import type { AttachmentRow } from '../domain/orders/attachments.ts';
 
 export interface ResourceObject { type: string; id: number; [key: string]: unknown }
 
@@ -32,6 +33,17 @@ export function productResource(p: ProductRow, parts: ProductPart[], base: strin
       parts: { data: parts.map((part) => ({ type: 'product', id: part.partId, meta: { quantity: part.quantity } })) },
     },
     links: self(base, 'products', p.id),
+  };
+}
+
+/** An order attachment without its contents, which are never returned. */
+export function orderAttachmentResource(a: AttachmentRow, base: string): ResourceObject {
+  return {
+    type: 'orderAttachment',
+    id: a.id,
+    attributes: { filename: a.filename, contentType: a.contentType, printStrategy: a.printStrategy, externalOrderNumber: a.externalOrderNumber, createdOn: a.createdAt.toISOString() },
+    relationships: { order: one('order', a.orderId) },
+    links: self(base, 'orderAttachments', a.id),
   };
 }
 

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { shipmentStatuses } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
-import { enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { shipmentById, shipmentPage } from '../domain/shipments/service.ts';
-import { documentBody, shipmentDocuments, shipmentPageText } from './json-documents.ts';
+import { allSpellings, enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../http/query.ts';
+import { shipmentById, shipmentItemById, shipmentPage } from '../domain/shipments/service.ts';
+import { documentBody, partDocuments, shipmentDocuments, shipmentPageText } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
 
 const includable = ['shipmentItems'];
@@ -17,16 +17,18 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
     const page = pageOf(request.query);
     const q = request.query;
     const withItems = include.has('shipmentItems');
-    const { data, included, ids } = await shipmentPageText(db, shipmentPage(db, request.client, {
+    const { data, included, ids, cut } = await shipmentPageText(db, shipmentPage(db, request.client, {
       shippedOnLt: q['filter[shippedOn][lt]'],
       shippedOnGt: q['filter[shippedOn][gt]'],
       statuses: enumListFilter(q, 'filter[status][in]', shipmentStatuses),
       orderTypes: integerListFilter(q, 'filter[orderType][in]'),
       references: listFilter(q, 'filter[reference][in]'),
-      orderId: q.orderId,
-      externalOrderNumber: q.externalOrderNumber,
+      // The spec's orderId and externalOrderNumber, and the filter[] spellings clients also write.
+      orderIds: allSpellings(q.orderId === undefined ? undefined : [q.orderId], integerListFilter(q, 'filter[orderId]'), integerListFilter(q, 'filter[orderId][in]')),
+      externalOrderNumbers: allSpellings(q.externalOrderNumber === undefined ? undefined : [q.externalOrderNumber],
+        listFilter(q, 'filter[externalOrderNumber]'), listFilter(q, 'filter[externalOrderNumber][in]')),
     }, page), withItems, base);
-    return documentBody({ data, ...(withItems ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids)) });
+    return documentBody({ data, ...(withItems ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids, cut)) });
   });
 
   route(app, 'getShipment', async (request) => {
@@ -34,6 +36,12 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
     const { data: [shipment], included } = await shipmentDocuments(db, shipmentById(db, request.client, request.params.id), withItems, baseOf(request));
     if (!shipment) throw apiError('404', `Shipment ${request.params.id} not found.`);
     return { data: shipment, ...(withItems ? { included } : {}) };
+  });
+
+  route(app, 'getShipmentItem', async (request) => {
+    const [item] = await partDocuments(db, 'shipmentItem', shipmentItemById(db, request.client, request.params.id), baseOf(request));
+    if (!item) throw apiError('404', `Shipment item ${request.params.id} not found.`);
+    return { data: item };
   });
 
 }

@@ -4,6 +4,8 @@
 import { operations, type Operation } from '@shopapi/contract';
 import type { TestClient, TestSandbox } from './sandbox.ts';
 import { createProducts, orderDocument } from './fixtures.ts';
+import { multipart } from './multipart.ts';
+import { onePageA4Pdf } from './uploads.ts';
 
 export interface World {
   client: TestClient;
@@ -55,9 +57,18 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   const webhook = await sb.call('POST', '/v3/webhooks', { token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks', isActive: true } } } });
   if (webhook.status === 201) ids.webhooks = webhook.body.data.id;
 
-  const order = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 2 }] }))).data;
+  const order = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 2 }], pickUpPoint: { identifier: 'WORLD-PUP', countryCode: 'NL' } }))).data;
   ids.orders = order.id;
   ids.orderitems = order.relationships.orderItems.data[0].id;
+  ids.addresses = order.relationships.deliveryAddress.data.id;
+  ids.pickuppoints = order.relationships.pickUpPoint.data.id;
+  const attachment = multipart([
+    { name: 'data', value: JSON.stringify({ data: { type: 'orderAttachment', attributes: { filename: 'world.pdf', contentType: 'application/pdf' }, relationships: { order: { data: { type: 'order', id: order.id } } } } }) },
+    { name: 'file', value: await onePageA4Pdf(), filename: 'world.pdf', contentType: 'application/pdf' },
+  ]);
+  const attached = await sb.call('POST', '/v3/orderAttachments', { token, payload: attachment.payload, headers: { 'content-type': attachment.contentType } });
+  if (attached.status !== 201) throw new Error(`world: POST /v3/orderAttachments answered ${attached.status}: ${attached.raw.slice(0, 300)}`);
+  ids.orderattachments = attached.body.data.id;
   const shippedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
   const shipment = await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token);
   ids.shipments = shipment.data.id;

@@ -1,7 +1,7 @@
 // Orders: creation (from a v3 document or a domain-level input), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import { defaults, euCountryCodes, type AddressWriteAttributes, type OrderCreateAttributes, type OrderCreateDocument, type OrderItemWriteAttributes, type OrderUpdateDocument, type PickUpPointWriteAttributes } from '@shopapi/contract';
+import { defaults, euCountryCodes, limits, type AddressWriteAttributes, type OrderCreateAttributes, type OrderCreateDocument, type OrderItemWriteAttributes, type OrderUpdateDocument, type PickUpPointWriteAttributes } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
@@ -51,6 +51,7 @@ export async function createOrder(db: Db, client: Client, document: CreateDocume
     else pickUps.push({ index, resource });
   });
   if (pickUps.length > 1) problems.add('400', 'An order has at most one pick-up point.', { pointer: `/included/${pickUps[1].index}` });
+  if (items.length > limits.orderItemsMax) problems.add('400', `An order has at most ${limits.orderItemsMax} items; this one has ${items.length}.`, { pointer: `/included/${items[limits.orderItemsMax].index}` });
 
   const linkedAddress = (name: 'deliveryAddress' | 'billingAddress') => {
     const ref = relationships[name];
@@ -326,4 +327,14 @@ export function orderItemById(db: Db, clientId: number, id: number) {
 export async function findOrderItem(db: Db, clientId: number, id: number): Promise<OrderItemRow | undefined> {
   const [row] = await db.select().from(orderItems).where(ownOrderItem(clientId, id));
   return row;
+}
+
+/** The id of the client's address (delivery or billing) as a query; another client's selects nothing. */
+export function addressById(db: Db, clientId: number, id: number) {
+  return db.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.clientId, clientId), eq(addresses.id, id)));
+}
+
+/** The id of the client's pick-up point as a query; another client's selects nothing. */
+export function pickUpPointById(db: Db, clientId: number, id: number) {
+  return db.select({ id: pickUpPoints.id }).from(pickUpPoints).where(and(eq(pickUpPoints.clientId, clientId), eq(pickUpPoints.id, id)));
 }

@@ -17,8 +17,8 @@ export interface ShipmentFilters {
   statuses?: string[];
   orderTypes?: number[];
   references?: string[];
-  orderId?: number;
-  externalOrderNumber?: string;
+  orderIds?: number[];
+  externalOrderNumbers?: string[];
 }
 
 const visible = (client: Client) => gte(shipments.createdAt, daysBefore(clientNow(client), limits.shipmentRetentionDays));
@@ -30,10 +30,10 @@ export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, p
   if (filters.shippedOnGt) conditions.push(gte(shipments.shippedOn, dayAfter(filters.shippedOnGt)));
   if (filters.statuses) conditions.push(inArray(shipments.status, filters.statuses));
   if (filters.orderTypes) conditions.push(inArray(shipments.orderTypeId, filters.orderTypes));
-  if (filters.orderId) conditions.push(eq(shipments.orderId, filters.orderId));
-  if (filters.externalOrderNumber || filters.references) {
+  if (filters.orderIds) conditions.push(inArray(shipments.orderId, filters.orderIds));
+  if (filters.externalOrderNumbers || filters.references) {
     const orderConditions = [eq(orders.clientId, client.id)];
-    if (filters.externalOrderNumber) orderConditions.push(eq(orders.externalOrderNumber, filters.externalOrderNumber));
+    if (filters.externalOrderNumbers) orderConditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
     if (filters.references) orderConditions.push(inArray(orders.reference, filters.references));
     const matching = db.select({ id: orders.id }).from(orders).where(and(...orderConditions));
     conditions.push(inArray(shipments.orderId, matching));
@@ -47,6 +47,12 @@ const ownShipment = (client: Client, id: number) => and(eq(shipments.clientId, c
 /** The id of the client's shipment as a query; another client's or a shipment past the retention window selects nothing. */
 export function shipmentById(db: Db, client: Client, id: number) {
   return db.select({ id: shipments.id }).from(shipments).where(ownShipment(client, id));
+}
+
+/** The id of the client's shipment item as a query; like its shipment, it is not there after the retention window. */
+export function shipmentItemById(db: Db, client: Client, id: number) {
+  return db.select({ id: shipmentItems.id }).from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(and(eq(shipmentItems.clientId, client.id), eq(shipmentItems.id, id), eq(shipments.clientId, client.id), visible(client)));
 }
 
 export async function findShipment(db: Db, client: Client, id: number): Promise<ShipmentRow | undefined> {
