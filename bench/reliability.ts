@@ -13,7 +13,13 @@ const repository = path.resolve(import.meta.dirname, '..');
 const scale = Number(process.env.RELIABILITY_SCALE ?? 20);
 const work = mkdtempSync(path.join(tmpdir(), 'reliability-'));
 const report = path.join(work, 'figures.jsonl');
-const suites = ['server/test/reliability/bad-input.test.ts', 'server/test/reliability/crash.test.ts'];
+// The scaled suites, then the attacks of the hardening issue, each at its own size: hostile bodies for every operation,
+// the issue's reproductions, PDF bombs and large uploads while /status is timed, slowloris, password guessing, SSRF forms.
+const suites = [
+  'server/test/reliability/bad-input.test.ts', 'server/test/reliability/crash.test.ts',
+  'server/test/reliability/hostile-bodies.test.ts', 'server/test/reliability/hardening.test.ts', 'server/test/uploads-hardening.test.ts',
+  'server/test/reliability/slowloris.test.ts', 'server/test/reliability/auth-throttle.test.ts', 'server/test/reliability/ssrf.test.ts',
+];
 const command = `RELIABILITY_SCALE=${scale} npx vitest run ${suites.join(' ')}`;
 
 const begun = Date.now();
@@ -34,7 +40,8 @@ const figure = (database: string, suite: string) => lines.find((l) => l.database
 const row = (database: string) => {
   const bad = figure(database, 'bad input');
   const crash = figure(database, 'crash');
-  return `| ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'} | ${bad ? `${Number(bad.requests).toLocaleString('en-US')} (${Number(bad.combined).toLocaleString('en-US')} with several fields broken at once) in ${bad.seconds} s` : 'no figures'} | ${crash ? `${crash.rounds} kill -9 rounds, ${Number(crash.confirmed).toLocaleString('en-US')} confirmed orders all whole after each restart, in ${crash.seconds} s` : 'no figures'} |`;
+  const hostile = figure(database, 'hostile bodies');
+  return `| ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'} | ${bad ? `${Number(bad.requests).toLocaleString('en-US')} (${Number(bad.combined).toLocaleString('en-US')} with several fields broken at once) in ${bad.seconds} s` : 'no figures'} | ${hostile ? Number(hostile.requests).toLocaleString('en-US') : 'no figures'} | ${crash ? `${crash.rounds} kill -9 rounds, ${Number(crash.confirmed).toLocaleString('en-US')} confirmed orders all whole after each restart, in ${crash.seconds} s` : 'no figures'} |`;
 };
 const begin = '<!-- reliability:begin -->';
 const end = '<!-- reliability:end -->';
@@ -45,8 +52,12 @@ writeSection(begin, end, [
   `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench:reliability\` (\`${command}\`), ${minutes} min in all; Node ${process.version}, ${cpus().length} cores.`,
   'The suites of `npm test` with their generated work multiplied: no answer may be a 5xx or undocumented, a rejected write must leave every table as it was, and every order answered 201 must be whole after a kill -9.',
   '',
-  '| Database | Bad input: requests | Crash: kill -9 while 50 connections create orders |',
-  '|---|---|---|',
+  'The attack suites of the hardening issue run in the same command, each asserting the server still answers afterwards:',
+  'prototype keys and sparse indices, lists one past their bound, lone surrogates, NUL in member names and 1e999 on every',
+  'operation (hostile bodies); PDF bombs and 10 MiB uploads with /status timed; slowloris; password guessing; SSRF forms.',
+  '',
+  '| Database | Bad input: requests | Hostile bodies: requests | Crash: kill -9 while 50 connections create orders |',
+  '|---|---|---|---|',
   row('pglite'),
   row('postgres'),
   '',

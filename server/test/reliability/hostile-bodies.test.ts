@@ -8,6 +8,7 @@ import { startSandbox, type Answer, type TestSandbox } from '../support/sandbox.
 import { buildWorld, pathFor, type World } from '../support/world.ts';
 import { formEncode } from '../support/mutations.ts';
 import { fingerprint } from '../support/fingerprint.ts';
+import { reportFigures } from '../support/reliability.ts';
 
 let sb: TestSandbox;
 let world: World;
@@ -177,6 +178,7 @@ describe('hostile bodies, generated from the contract', () => {
 
   it('sent a substantial number of hostile bodies', () => {
     console.log(`hostile-bodies suite: ${sent} requests`, tried);
+    reportFigures({ suite: 'hostile bodies', database: sb.database.kind, requests: sent });
     for (const [kind, count] of Object.entries(tried)) expect(count, kind).toBeGreaterThan(0);
     expect(sent).toBeGreaterThan(500);
   });
