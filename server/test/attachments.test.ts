@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PDFDocument, PageSizes } from 'pdf-lib';
 import { schema } from '../src/db/index.ts';
+import { storedFile } from '../src/platform/file-parts.ts';
+import { fingerprint } from './support/fingerprint.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 import { multipart } from './support/multipart.ts';
@@ -33,7 +35,8 @@ afterAll(() => sb.close());
 
 describe('POST /v3/orderAttachments', () => {
   it('attaches a one-page A4 PDF by relationships.order and never returns its contents', async () => {
-    const answer = await attach({ filename: 'invoice.pdf', contentType: 'application/pdf' }, await pdf([PageSizes.A4]), { relationships: { order: { data: { type: 'order', id: String(order.id) } } } });
+    const file = await pdf([PageSizes.A4]);
+    const answer = await attach({ filename: 'invoice.pdf', contentType: 'application/pdf' }, file, { relationships: { order: { data: { type: 'order', id: String(order.id) } } } });
     expect(answer.status).toBe(201);
     expect(answer.body.data).toMatchObject({
       type: 'orderAttachment',
@@ -41,8 +44,7 @@ describe('POST /v3/orderAttachments', () => {
       relationships: { order: { data: { type: 'order', id: order.id } } },
     });
     expect(JSON.stringify(answer.body)).not.toMatch(/content"|JVBER/);
-    const stored = await sb.database.db.select().from(schema.orderAttachments).where(eq(schema.orderAttachments.id, answer.body.data.id));
-    expect(stored[0].content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await storedFile(sb.database.db, 'orderAttachment', answer.body.data.id)).toEqual(file);
     const read = await sb.call('GET', `/v3/orders/${order.id}`, { token: client.token });
     expect(read.body.data.relationships.orderAttachments.data).toEqual([{ type: 'orderAttachment', id: answer.body.data.id }]);
   });
@@ -96,11 +98,13 @@ describe('POST /v3/orderAttachments', () => {
   it('refuses an attachment to a fulfilled order with 422-1 and stores nothing', async () => {
     const shipped = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })).body.data;
     await sb.call('POST', `/sandbox/orders/${shipped.id}/ship`, { token: client.token });
+    const before = await fingerprint(sb.database.db, client.id);
+    // The digest covers the stored parts (the earlier attachments' ones), so a part written here would show.
+    expect(before).toMatch(/file_parts=[1-9]/);
     const answer = await attach({ filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: shipped.attributes.externalOrderNumber }, await pdf([PageSizes.A4]));
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].code).toBe('422-1');
-    const stored = await sb.database.db.select().from(schema.orderAttachments).where(eq(schema.orderAttachments.orderId, shipped.id));
-    expect(stored).toEqual([]);
+    expect(await fingerprint(sb.database.db, client.id)).toBe(before);
   });
 
   it('another client\'s order is not found', async () => {

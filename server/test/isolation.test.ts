@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '../src/db/index.ts';
+import { storedFile } from '../src/platform/file-parts.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 
@@ -69,8 +70,9 @@ describe('client B on client A\'s ids', () => {
     const shipments = await sb.call('GET', '/v3/shipments', { token: a.token });
     expect(shipments.body.data).toHaveLength(1);
     expect((await sb.call('GET', `/v3/products/${ids.product}`, { token: a.token })).body.data.attributes.name).not.toBe('Renamed by B');
-    const [product] = await sb.database.db.select({ image: schema.products.image }).from(schema.products).where(eq(schema.products.id, ids.product));
-    expect(product.image).toBeNull();
+    const [product] = await sb.database.db.select({ imageContentType: schema.products.imageContentType }).from(schema.products).where(eq(schema.products.id, ids.product));
+    expect(product.imageContentType).toBeNull();
+    expect(await storedFile(sb.database.db, 'productImage', ids.product)).toBeUndefined();
     const webhook = await sb.call('GET', `/v3/webhooks/${ids.webhook}`, { token: a.token });
     expect(webhook.body.data.attributes).toMatchObject({ targetUrl: 'https://a.example.com/hook', isActive: true });
   });

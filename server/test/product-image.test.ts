@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { schema } from '../src/db/index.ts';
+import { PART_BYTES, storedFile } from '../src/platform/file-parts.ts';
+import { fingerprint } from './support/fingerprint.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, uniqueNumber } from './support/fixtures.ts';
 
@@ -27,6 +29,9 @@ afterAll(() => sb.close());
 const upload = (payload: Buffer, contentType = 'image/png', id = productId, token = client.token) =>
   sb.call('POST', `/v3/products/${id}/image`, { token, payload, headers: { 'content-type': contentType } });
 const stored = async (id = productId) => (await sb.database.db.select().from(schema.products).where(eq(schema.products.id, id)))[0];
+const storedImage = (id = productId) => storedFile(sb.database.db, 'productImage', id);
+/** A real PNG followed by zeros: still a PNG by its magic number, as large as needed. */
+const padded = (size: number) => Buffer.concat([png, Buffer.alloc(size - png.length)]);
 
 describe('POST /v3/products/{id}/image', () => {
   it('accepts a PNG with code 200-1 and stores it', async () => {
@@ -34,9 +39,8 @@ describe('POST /v3/products/{id}/image', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.meta).toMatchObject({ code: '200-1', title: 'Image accepted', contentType: 'image/png', size: png.length });
     expect(answer.body.data).toMatchObject({ type: 'product', id: productId });
-    const row = await stored();
-    expect(Buffer.compare(row.image!, png)).toBe(0);
-    expect(row.imageContentType).toBe('image/png');
+    expect(await storedImage()).toEqual(png);
+    expect((await stored()).imageContentType).toBe('image/png');
   });
 
   it('accepts jpeg, gif, bmp, webp and Photoshop files by their bytes', async () => {
@@ -50,24 +54,30 @@ describe('POST /v3/products/{id}/image', () => {
     }
   });
 
-  it('keeps one image per product: a new upload replaces the old one', async () => {
-    await upload(png);
-    await upload(gif, 'image/gif');
-    const row = await stored();
-    expect(row.imageContentType).toBe('image/gif');
-    expect(Buffer.compare(row.image!, gif)).toBe(0);
+  it('keeps one image per product: a new upload replaces the old one, all of its parts', async () => {
+    const large = padded(3 * PART_BYTES + 1);
+    expect((await upload(large)).status).toBe(200);
+    // Compared as buffers: a deep equality walks 768 KiB element by element.
+    expect(Buffer.compare((await storedImage())!, large)).toBe(0);
+    expect((await upload(gif, 'image/gif')).status).toBe(200);
+    expect((await stored()).imageContentType).toBe('image/gif');
+    expect(await storedImage()).toEqual(gif);
   });
 
   it('decides by the bytes, not the header: a PNG sent as application/octet-stream is accepted', async () => {
     expect((await upload(png, 'application/octet-stream')).body.meta.contentType).toBe('image/png');
   });
 
-  it('rejects a text file that claims to be a PNG with 400-8', async () => {
-    const before = await stored();
+  it('rejects a text file that claims to be a PNG with 400-8 and writes nothing', async () => {
+    expect((await upload(png)).status).toBe(200);
+    const before = await fingerprint(sb.database.db, client.id);
+    // The digest covers the stored parts, so a change to them would show.
+    expect(before).toMatch(/file_parts=[1-9]/);
     const answer = await upload(Buffer.from('definitely not an image'), 'image/png');
     expect(answer.status).toBe(400);
     expect(answer.body.errors.map((e: { code: string }) => e.code)).toEqual(['400-8']);
-    expect((await stored()).imageContentType).toBe(before.imageContentType);
+    expect(await fingerprint(sb.database.db, client.id)).toBe(before);
+    expect(await storedImage()).toEqual(png);
   });
 
   it('rejects types outside the list (a PDF, a TIFF) and an empty body with 400-8', async () => {
@@ -81,7 +91,6 @@ describe('POST /v3/products/{id}/image', () => {
   });
 
   it('accepts an image just under 10 MiB and rejects one of 10 MiB or more with 400-8', async () => {
-    const padded = (size: number) => Buffer.concat([png, Buffer.alloc(size - png.length)]);
     expect((await upload(padded(limits.productImageMaxBytes - 1))).status).toBe(200);
     for (const size of [limits.productImageMaxBytes, limits.productImageMaxBytes + 1]) {
       const answer = await upload(padded(size));
@@ -99,6 +108,7 @@ describe('POST /v3/products/{id}/image', () => {
     const other = await sb.newClient();
     const [theirs] = await createProducts(sb, other.token, [uniqueNumber('IMG')]);
     expect((await upload(png, 'image/png', theirs)).status).toBe(404);
-    expect((await stored(theirs)).image).toBeNull();
+    expect(await storedImage(theirs)).toBeUndefined();
+    expect((await stored(theirs)).imageContentType).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { schema } from '../src/db/index.ts';
+import { storedFile } from '../src/platform/file-parts.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { uniqueNumber } from './support/fixtures.ts';
 
@@ -327,7 +328,8 @@ describe('tenancy', () => {
     expect((await sb.call('GET', '/v3/products', { token: other.token })).body.data).toEqual([]);
     const [row] = await sb.database.db.select().from(schema.products).where(eq(schema.products.id, created.id));
     expect(row.name).toBe('Mine');
-    expect(row.image).toBeNull();
+    expect(row.imageContentType).toBeNull();
+    expect(await storedFile(sb.database.db, 'productImage', created.id)).toBeUndefined();
     expect(codes((await sb.call('GET', `/v3/products/${created.id}`, { token: other.token })) as never)).toEqual(['404']);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { schema } from '../src/db/index.ts';
+import { storedFile } from '../src/platform/file-parts.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { bodyStyles, sendV2 } from './support/v2.ts';
 
@@ -81,7 +82,7 @@ describe('v2 product fields v3 does not have, the encoded image, and the barcode
     const row = await storedRow(sku);
     expect(row.legacy).toEqual({ supplierCode: 'SUP-1', supplierProductCode: 'SP-9', stockMinimum: 5, stockMaximum: 50, priceA: 1.5, priceB: 2, priceC: 2.5, priceD: 3, vatLevel: 1, orderQuantity: 12 });
     expect(row.imageContentType).toBe('image/png');
-    expect(Buffer.from(row.image!)).toEqual(png);
+    expect(await storedFile(sb.database.db, 'productImage', row.id)).toEqual(png);
     // An edit merges: fields left out keep their value.
     expect((await sendV2(sb, 'POST', '/product/edit', { sku, priceA: 1.75 }, client.token, style)).body.messageCode).toBe('OK');
     expect((await storedRow(sku)).legacy).toMatchObject({ priceA: 1.75, priceB: 2, supplierCode: 'SUP-1' });

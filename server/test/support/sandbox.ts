@@ -1,6 +1,9 @@
 // Test sandbox: the real app on a real database (PGlite in memory, or a fresh PostgreSQL database per test file),
 // with an HTTP caller that checks every answer against the generated OpenAPI document.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -51,7 +54,13 @@ export interface TestSandbox {
 
 export const dbKind = () => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
 
-async function openTestDatabase(): Promise<{ database: Database; dropDatabase?: () => Promise<void>; url?: string }> {
+async function openTestDatabase(onDisk: boolean): Promise<{ database: Database; dropDatabase?: () => Promise<void>; url?: string }> {
+  if (dbKind() === 'pglite' && onDisk) {
+    // In a data folder, as `npm start` runs it: its file system behaves unlike the in-memory one under large writes.
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
+    const database = await openDatabase({ dataDir });
+    return { database: { ...database, close: async () => { await database.close(); rmSync(dataDir, { recursive: true, force: true }); } } };
+  }
   if (dbKind() === 'pglite') return { database: await openDatabase({ inMemory: true }) };
   const adminUrl = inject('postgresUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -63,8 +72,9 @@ async function openTestDatabase(): Promise<{ database: Database; dropDatabase?: 
   return { database: await openDatabase({ databaseUrl: url, poolSize: 5 }), url };
 }
 
-export async function startSandbox(overrides: Partial<Config> = {}): Promise<TestSandbox & { databaseUrl?: string }> {
-  const { database, url } = await openTestDatabase();
+/** `onDisk`: PGlite in a temporary data folder instead of in memory (PostgreSQL is unaffected). */
+export async function startSandbox(overrides: Partial<Config> = {}, opts: { onDisk?: boolean } = {}): Promise<TestSandbox & { databaseUrl?: string }> {
+  const { database, url } = await openTestDatabase(opts.onDisk ?? false);
   const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', ...overrides });
   const app = await buildApp({ db: database.db, config, logger: false });
   await app.ready();

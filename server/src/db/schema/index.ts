@@ -8,3 +8,4 @@ export * from './returns.ts';
 export * from './webhooks.ts';
 export * from './outbox.ts';
 export * from './warehouse.ts';
+export * from './files.ts';

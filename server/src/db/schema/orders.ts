@@ -101,7 +101,6 @@ export const orderAttachments = pgTable('order_attachments', {
   filename: text().notNull(),
   contentType: text().notNull(),
   printStrategy: text().notNull(),
-  content: bytea().notNull(),
   pageFormat: text().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('order_attachments_order_idx').on(t.orderId)]);

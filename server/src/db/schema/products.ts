@@ -1,7 +1,7 @@
 // Products and their parts (bundles, composites).
 import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
-import { bytea, type Metadata } from './orders.ts';
+import type { Metadata } from './orders.ts';
 
 export const products = pgTable('products', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
@@ -31,7 +31,6 @@ export const products = pgTable('products', {
   length: integer(),
   width: integer(),
   height: integer(),
-  image: bytea(),
   imageContentType: text(),
   costPrice: numeric({ precision: 14, scale: 2, mode: 'number' }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,9 +1,11 @@
-// Order attachments: one-page A4 or A5 PDFs, checked by reading the document with pdf-lib (not by the file name).
+// Order attachments: one-page A4 or A5 PDFs, checked by reading the document with pdf-lib (not by the file name) in a
+// worker thread, with bounds on time, heap and decoded bytes: a compression bomb is refused, never waited for.
 import { and, eq } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
 import { limits } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
+import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
+import { storeParts } from '../../platform/file-parts.ts';
 import { assertNotFulfilled, requireOrder } from './service.ts';
 
 const { orders, orderAttachments } = schema;
@@ -21,14 +23,22 @@ function formatOf(width: number, height: number): keyof typeof pageFormats | und
 /** Reads the PDF and returns its page format, or throws a 400 that says what is wrong. */
 export async function checkPdf(bytes: Buffer): Promise<string> {
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw apiError('400', 'The file is not a PDF document.', { pointer: '/file' });
-  // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
-  let pages: { width: number; height: number }[];
+  let reading;
   try {
-    const document = await PDFDocument.load(bytes, { updateMetadata: false });
-    pages = document.getPages().map((page) => page.getSize());
-  } catch {
-    throw apiError('400', 'The PDF document could not be read.', { pointer: '/file' });
+    reading = await readPdfPages(bytes);
+  } catch (error) {
+    if (error instanceof PoolBusyError) throw apiError('503', 'Too many files are being checked at the moment; send the attachment again in a few seconds.');
+    throw error;
   }
+  // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
+  if (reading.outcome === 'unreadable') throw apiError('400', 'The PDF document could not be read.', { pointer: '/file' });
+  if (reading.outcome === 'expands') {
+    throw apiError('400', `The PDF expands too much: its compressed streams decode to more than ${PDF_DECODED_BYTES_MAX / 1024 / 1024} MiB. Send a simpler document.`, { pointer: '/file' });
+  }
+  if (reading.outcome === 'tooComplex') {
+    throw apiError('400', `The PDF is too complex: reading it takes longer than ${FILE_CHECK_DEADLINE_MS / 1000} s or more memory than allowed. Send a simpler document.`, { pointer: '/file' });
+  }
+  const { pages } = reading;
   if (pages.length !== limits.attachmentMaxPages) throw apiError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
   const { width, height } = pages[0];
   const format = formatOf(width, height);
@@ -43,6 +53,17 @@ export interface AttachmentInput {
   externalOrderNumber?: string;
   orderId?: number;
 }
+
+/** What is known of the client's attachment, with its order's number; never its contents. Another client's is not there. */
+export async function findAttachment(db: Db, clientId: number, id: number) {
+  const [row] = await db.select({
+    id: orderAttachments.id, orderId: orderAttachments.orderId, filename: orderAttachments.filename, contentType: orderAttachments.contentType,
+    printStrategy: orderAttachments.printStrategy, createdAt: orderAttachments.createdAt, externalOrderNumber: orders.externalOrderNumber,
+  }).from(orderAttachments).innerJoin(orders, eq(orders.id, orderAttachments.orderId))
+    .where(and(eq(orderAttachments.clientId, clientId), eq(orderAttachments.id, id)));
+  return row;
+}
+export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
 export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer) {
   const problems = new ErrorCollector();
@@ -61,9 +82,12 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
   }
   assertNotFulfilled(order, '422-1');
   const pageFormat = await checkPdf(file);
-  const [row] = await db.insert(orderAttachments).values({
-    clientId, orderId: order.id, filename: input.filename, contentType: input.contentType,
-    printStrategy: input.printStrategy ?? 'REQUIRED', content: file, pageFormat,
-  }).returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx.insert(orderAttachments).values({
+      clientId, orderId: order.id, filename: input.filename, contentType: input.contentType, printStrategy: input.printStrategy ?? 'REQUIRED', pageFormat,
+    }).returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
+    await storeParts(tx as unknown as Db, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file);
+    return inserted;
+  });
   return { id: row.id, createdAt: row.createdAt, order, printStrategy: input.printStrategy ?? 'REQUIRED' };
 }

@@ -6,13 +6,12 @@ import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { apiError, ErrorCollector } from '../../http/errors.ts';
 import type { Page } from '../../http/query.ts';
 import type { Metadata } from '../../db/schema/orders.ts';
+import { storeParts } from '../../platform/file-parts.ts';
 
 const { products, productParts, stock } = schema;
 
-/** Every column but the image bytes, which only the image upload touches: a page of products stays small. */
-const { image: _image, ...productColumns } = getTableColumns(products);
-export { productColumns };
-export type ProductRow = Omit<typeof products.$inferSelect, 'image'>;
+export const productColumns = getTableColumns(products);
+export type ProductRow = typeof products.$inferSelect;
 export interface ProductPart { partId: number; quantity: number }
 
 export interface HsCode { country: string; hsCode: string }
@@ -51,8 +50,13 @@ export interface ProductExtras {
 
 const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknown> = {}) => ({
   ...(extras.legacy ? { legacy: { ...storedLegacy, ...extras.legacy } } : {}),
-  ...(extras.image ? { image: extras.image.content, imageContentType: extras.image.contentType } : {}),
+  ...(extras.image ? { imageContentType: extras.image.contentType } : {}),
 });
+
+/** The image's bytes go to file_parts, in the transaction that writes the product. */
+async function storeImage(tx: Db, clientId: number, productId: number, extras: ProductExtras) {
+  if (extras.image) await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, extras.image.content);
+}
 
 export interface NewProduct extends ProductChanges {
   sku: string;
@@ -200,6 +204,7 @@ export async function createProduct(db: Db, clientId: number, input: NewProduct,
       problems.throwIfAny();
       const [row] = await tx.insert(products).values({ ...state, clientId, ...extraColumns(extras) }).returning(productColumns);
       if (parts.length) await tx.insert(productParts).values(parts.map((p) => ({ clientId, productId: row.id, partId: p.partId, quantity: p.quantity })));
+      await storeImage(tx as unknown as Db, clientId, row.id, extras);
       return row;
     });
   } catch (error) {
@@ -234,6 +239,7 @@ export async function updateProduct(db: Db, clientId: number, id: number, change
       }
       problems.throwIfAny();
       const [row] = await tx.update(products).set({ ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() }).where(and(eq(products.clientId, clientId), eq(products.id, id))).returning(productColumns);
+      await storeImage(tx as unknown as Db, clientId, id, extras);
       return row;
     });
   } catch (error) {

@@ -1,0 +1,25 @@
+// Uploaded files in parts: a product's image and an order attachment's PDF. Stored a part per statement, so no single
+// statement holds PGlite's thread for a whole file (platform/file-parts.ts).
+import { check, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { clients } from './clients.ts';
+import { bytea } from './orders.ts';
+
+/**
+ * Whose file the parts are: `owner_id` is a products id or an order_attachments id (so no foreign key). Neither is ever
+ * deleted; the owner's writer stores its parts in the same transaction.
+ */
+export const fileOwners = ['productImage', 'orderAttachment'] as const;
+export type FileOwner = (typeof fileOwners)[number];
+
+export const fileParts = pgTable('file_parts', {
+  clientId: integer().notNull().references(() => clients.id),
+  owner: text().$type<FileOwner>().notNull(),
+  ownerId: integer().notNull(),
+  /** 0, 1, 2, ...: the file is the parts' bytes in this order. */
+  part: integer().notNull(),
+  bytes: bytea().notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.owner, t.ownerId, t.part] }),
+  check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(fileOwners.map((owner) => `'${owner}'`).join(', '))})`),
+]);
