@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import compress from '@fastify/compress';
 import { limits } from '@shopapi/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -12,8 +12,13 @@ import { authPlugin } from './http/auth.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { inputGuardPlugin } from './http/input-guard.ts';
+import { formBodyPlugin } from './http/form-body.ts';
 import { portalPlugin } from './http/portal.ts';
 import { metricsPlugin } from './http/metrics.ts';
+import { securityHeadersPlugin } from './http/security-headers.ts';
+import { serializeError } from './platform/log-serializers.ts';
+import { hostPlugin } from './http/host.ts';
+import { limitConnectionsPerAddress } from './http/connection-limits.ts';
 import { baseUrl } from './http/query.ts';
 import { authRoutes } from './v2/auth.ts';
 import { orderRoutes } from './v3/orders.ts';
@@ -48,11 +53,14 @@ export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal',
 export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object; portalDir?: string }): Promise<FastifyInstance> {
   const { db, config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    // serializers.err keeps bound query parameters (customers' data) out of the log and bounds each line.
+    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { err: serializeError }, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: limits.requestBodyMaxBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // Off unless configured: X-Forwarded-For/-Host/-Proto from an untrusted client would choose its own address and links.
+    trustProxy: config.trustProxy,
     // A client must send its whole request within requestTimeout, and a socket silent that long is closed:
     // slow clients (slowloris) cannot hold connections. Node checks these deadlines every connectionsCheckingInterval
     // (30 s by default), which would let a slow client stay up to twice the timeout: check every second instead.
@@ -64,6 +72,10 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   });
   // Connections beyond the limit are closed on accept, before they cost a parser or a request.
   app.server.maxConnections = config.maxConnections || Infinity; // 0: no limit, like the timeouts
+  // Headers must come sooner than the whole request (slowloris sends them a byte at a time); Node wants them <= requestTimeout.
+  const headerDeadlines = [config.headersTimeoutMs, config.requestTimeoutMs].filter((ms) => ms > 0);
+  app.server.headersTimeout = headerDeadlines.length ? Math.min(...headerDeadlines) : 0; // 0: none
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -71,7 +83,12 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
 
   // First, so its onResponse hook times every request, also those refused by the plugins after it.
   await app.register(metricsPlugin, { db });
-  await app.register(formbody);
+  await app.register(securityHeadersPlugin);
+  // Answers in br or gzip when the client accepts them: the portal's scripts shrink to a fifth. Request bodies are read as
+  // sent (no inflating of Content-Encoding), as before.
+  await app.register(compress, { encodings: ['br', 'gzip'], globalDecompression: false });
+  await app.register(hostPlugin);
+  await app.register(formBodyPlugin);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
   await app.register(jsonApiPlugin);
@@ -79,8 +96,9 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(v2BodyPlugin);
 
-  setEventLinkBase(config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`);
-  const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl) };
+  const listeningBase = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  setEventLinkBase(config.publicUrl ?? listeningBase);
+  const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   authRoutes(app, context);
   orderRoutes(app, context);
   shipmentRoutes(app, context);

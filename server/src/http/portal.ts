@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './jsonapi.ts';
+import { portalSecurityHeaders } from './security-headers.ts';
 
 /** Paths that belong to the API. */
 export const apiPrefixes = /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
@@ -32,12 +33,15 @@ export const portalPlugin = fp(async (app: FastifyInstance, opts: { root: string
   const root = resolve(opts.root);
   const available = existsSync(join(root, 'index.html'));
   const notFoundPage = available && existsSync(join(root, '404.html')) ? readFileSync(join(root, '404.html')) : undefined;
+  // Every answer has the API's headers (securityHeadersPlugin); the portal's files replace its CSP with the portal's.
+  const portalHeaders = available ? portalSecurityHeaders(root) : undefined;
 
   if (available) {
     await app.register(fastifyStatic, { root, serve: false });
     app.get('/*', (request, reply) => {
       const file = apiPrefixes.test(request.url) ? undefined : fileFor(root, request.url);
       if (!file) return reply.callNotFound();
+      reply.helmet(portalHeaders);
       return reply.sendFile(file);
     });
   }
@@ -46,6 +50,7 @@ export const portalPlugin = fp(async (app: FastifyInstance, opts: { root: string
     if (apiPrefixes.test(request.url) || !notFoundPage) {
       return sendError(request, reply, 404, [{ code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` }]);
     }
+    reply.helmet(portalHeaders);
     return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage);
   });
 });
