@@ -29,6 +29,8 @@ const routes: [string, string | RegExp][] = [
   ['/docs/shopapi/v3/general-concepts/jsonapi', 'JSON:API in the Shop API'],
   ['/docs/shopapi/v3/general-concepts/pagination', 'Pagination'],
   ['/specs/v3/', 'Shop API v3'],
+  ['/specs/v3/create-order', 'Create an order'],
+  ['/specs/v3/orders', 'Orders'],
   ['/specs/v2/', 'Shop API v2 (legacy)'],
 ];
 
@@ -82,22 +84,90 @@ describe('routes', () => {
     await context.close();
   });
 
-  test('both references show every operation of their OpenAPI document and offer it for download', async () => {
+  test('each reference has a page per operation of its OpenAPI document and offers the document for download', async () => {
     for (const version of ['v3', 'v2']) {
       const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
         paths: Record<string, Record<string, {summary: string}>>;
       };
       const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
       const {context, page} = await open(`/specs/${version}/`);
-      const text = await page.locator('.redocusaurus').innerText();
-      for (const summary of summaries) expect(text, `${version}: ${summary}`).toContain(summary);
-      const download = page.locator('a[download]').first();
-      const href = new URL((await download.getAttribute('href')) ?? '', site.url);
-      expect(href.pathname).toBe(`/specs/${version}/openapi.json`);
-      const served = await page.request.get(href.toString());
+      const sidebar = page.locator('.theme-doc-sidebar-menu');
+      const labels = await sidebar.locator('a.menu__link').allTextContents();
+      for (const summary of summaries) expect(labels, `${version}: ${summary}`).toContain(summary);
+      const hrefs = await sidebar.locator('.api-method > a.menu__link').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).pathname));
+      expect(new Set(hrefs).size).toBe(summaries.length);
+      const download = page.locator(`a[href="/specs/${version}/openapi.json"]`).first();
+      const served = await page.request.get(new URL((await download.getAttribute('href')) ?? '', site.url).toString());
       expect(await served.json()).toEqual(document);
       await context.close();
     }
+  });
+
+  test('a deep link opens its own operation and stays there', async () => {
+    const {context, page} = await open('/specs/v3/create-order');
+    await page.waitForTimeout(1500);
+    expect(page.url()).toBe(`${site.url}/specs/v3/create-order`);
+    expect(await page.locator('h1').first().textContent()).toBe('Create an order');
+    expect(await page.locator('.theme-doc-sidebar-menu .menu__link--active').last().textContent()).toBe('Create an order');
+    await context.close();
+  });
+
+  test('code samples address the origin that serves the page, in curl, JavaScript, PHP and Python', async () => {
+    const {context, page} = await open('/specs/v3/create-order');
+    const panel = page.locator('.openapi-right-panel__container');
+    const tabs = panel.getByRole('tab');
+    await tabs.first().waitFor();
+    expect(await tabs.allTextContents()).toEqual(expect.arrayContaining(['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']));
+    for (const label of ['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']) {
+      await panel.getByRole('tab', {name: label, exact: true}).click();
+      const code = await panel.locator('[role="tabpanel"]:not([hidden]) pre').first().innerText();
+      expect(code, label).toContain(`${site.url}/v3/orders`);
+      expect(code, label).not.toContain('127.0.0.1:8080');
+    }
+    await context.close();
+  });
+
+  test('the main pages log no console error', async () => {
+    const {context, page} = await open('/');
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+    for (const route of ['/', '/docs', '/specs/v3/', '/specs/v3/create-order', '/specs/v3/orders', '/specs/v2/', '/specs/v2/add-order-v-2']) {
+      await page.goto(site.url + route);
+      await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+      await page.waitForTimeout(500);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('front door', () => {
+  test('the home page shows a copyable first call with the page\'s origin, and task cards', async () => {
+    const {context, page} = await open('/');
+    const firstCall = page.locator('pre').first();
+    await expect.poll(() => firstCall.innerText()).toContain(`${site.url}/token`);
+    expect(await page.getByRole('button', {name: /copy/i}).count()).toBeGreaterThan(0);
+    await page.getByRole('link', {name: /Send an order/}).click();
+    await page.waitForURL(`${site.url}/specs/v3/create-order`);
+    await context.close();
+  });
+
+  test('the not-found page offers search and the main links', async () => {
+    const {context, page} = await open('/no/such/page');
+    expect(await page.locator('main input.navbar__search-input').count()).toBe(1);
+    for (const target of ['/docs', '/docs/get-started/', '/specs/v3/', '/specs/v2/']) expect(await page.locator(`main a[href="${target}"]`).count(), target).toBe(1);
+    await context.close();
+  });
+
+  test('the provider link is no placeholder and the references carry no placeholder licence', async () => {
+    const {context, page} = await open('/specs/v3/');
+    const provider = page.locator('.navbar a', {hasText: 'Fulfilment website'});
+    expect(await provider.getAttribute('href')).not.toMatch(/example\.com/);
+    expect(await page.locator('main').innerText()).not.toMatch(/LicenseRef|License:/);
+    await context.close();
   });
 });
 
@@ -180,6 +250,12 @@ describe('page chrome', () => {
     await context.close();
   });
 
+  test('a system that asks for light gets light', async () => {
+    const {context, page} = await open('/docs', {colorScheme: 'light'});
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    await context.close();
+  });
+
   test('the announcement bar stays dismissed after a reload', async () => {
     const {context, page} = await open('/docs');
     const bar = page.locator('.theme-announcement-bar');
@@ -205,6 +281,21 @@ describe('search', () => {
     await suggestion.waitFor({state: 'visible'});
     await suggestion.click();
     await page.waitForURL(new RegExp('/docs/shopapi/v3/general-concepts/pagination'));
+    await context.close();
+  });
+
+  test('finds an operation page of the reference', async () => {
+    const {context, page} = await open('/specs/v3/');
+    const input = page.locator('input.navbar__search-input');
+    const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
+    await input.focus();
+    await indexLoaded;
+    await input.pressSequentially('Create an order', {delay: 30});
+    const suggestion = page.getByRole('option').filter({hasText: 'Create an order'}).first();
+    await suggestion.waitFor({state: 'visible'});
+    await suggestion.click();
+    // The result link carries the search terms to highlight (?_highlight=...).
+    await page.waitForURL((url) => url.pathname === '/specs/v3/create-order');
     await context.close();
   });
 });

@@ -2,11 +2,22 @@ import path from 'node:path';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import type {ThemeOptions as RedocThemeOptions} from 'docusaurus-theme-redoc';
-import apiReference from './plugins/api-reference';
+import openapiDownloads from './plugins/openapi-downloads';
 
-const providerWebsite = 'https://www.example.com/';
+/** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
+const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
 const openapiDir = path.resolve(__dirname, '../contract/openapi');
+
+/** One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/. */
+function reference(id: 'v3' | 'v2') {
+  return {
+    specPath: path.join(openapiDir, `${id}.json`),
+    outputDir: `specs/${id}`,
+    infoTemplate: `reference/info-${id}.mdx.mustache`,
+    downloadUrl: `/specs/${id}/openapi.json`,
+    sidebarOptions: {groupPathsBy: 'tag', categoryLinkSource: 'tag', sidebarCollapsed: false},
+  };
+}
 
 const config: Config = {
   title: 'Shop API',
@@ -44,30 +55,35 @@ const config: Config = {
       {
         hashed: true,
         indexBlog: false,
-        docsRouteBasePath: '/docs',
+        docsRouteBasePath: ['/docs', '/specs'],
+        docsDir: ['docs', 'specs'],
         highlightSearchTermsOnTargetPage: true,
         explicitSearchResultPath: true,
       },
     ],
-    [
-      'docusaurus-theme-redoc',
-      {
-        primaryColor: '#17657f',
-        options: {disableSearch: false, hideDownloadButton: false, jsonSampleExpandLevel: 3},
-      } satisfies RedocThemeOptions,
-    ],
+    'docusaurus-theme-openapi-docs',
   ],
 
   plugins: [
     [
-      apiReference,
+      '@docusaurus/plugin-content-docs',
       {
-        specs: [
-          {id: 'v3', file: path.join(openapiDir, 'v3.json'), route: '/specs/v3/', title: 'ShopApi v3 reference'},
-          {id: 'v2', file: path.join(openapiDir, 'v2.json'), route: '/specs/v2/', title: 'ShopApi v2 reference (legacy)'},
-        ],
+        id: 'specs',
+        path: 'specs',
+        routeBasePath: 'specs',
+        sidebarPath: './sidebars-specs.ts',
+        docItemComponent: '@theme/ApiItem',
       },
     ],
+    [
+      'docusaurus-plugin-openapi-docs',
+      {
+        id: 'openapi',
+        docsPluginId: 'specs',
+        config: {v3: reference('v3'), v2: reference('v2')},
+      },
+    ],
+    [openapiDownloads, {documents: {v3: path.join(openapiDir, 'v3.json'), v2: path.join(openapiDir, 'v2.json')}}],
   ],
 
   themeConfig: {
@@ -105,6 +121,7 @@ const config: Config = {
         },
         {
           type: 'docsVersionDropdown',
+          docsPluginId: 'default',
           position: 'right',
           dropdownItemsAfter: [{label: 'v2 (legacy reference)', to: '/specs/v2/'}],
         },
@@ -146,6 +163,8 @@ const config: Config = {
       darkTheme: prismThemes.dracula,
       additionalLanguages: ['bash', 'json', 'php'],
     },
+    // The try-it keeps the bearer token for the tab's session, so a token requested on one operation page serves all.
+    api: {authPersistence: 'sessionStorage'},
   } satisfies Preset.ThemeConfig,
 };
 

@@ -9,7 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const portal = path.join(root, 'portal');
 const openapi = path.join(root, 'contract', 'openapi');
 const builtPage = path.join(portal, 'build', 'index.html');
-const generatedFolders = new Set(['node_modules', 'build', '.docusaurus']);
+// specs/ holds the reference pages that the build itself generates from the OpenAPI documents (gen-api-docs).
+const generatedFolders = new Set(['node_modules', 'build', '.docusaurus', 'specs']);
 
 function newestSource(folder) {
   let newest = 0;

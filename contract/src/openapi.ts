@@ -5,6 +5,7 @@ import { errorStyle, type ApiVersion, type Operation } from './operation.ts';
 import { errorCatalogue, JsonApiErrorDocument, V2NokBody, V2NotFoundBody, V2UnauthorizedBody, v2Messages, type ErrorCode } from './errors.ts';
 import { JSON_API_MEDIA_TYPE } from './jsonapi.ts';
 import { webhookDeliveryGuide } from './v3/webhook-deliveries.ts';
+import { defaultSandboxOrigin, withCodeSamples } from './code-samples.ts';
 
 /** A plain JSON copy: drops TypeBox's symbol markers. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
@@ -134,10 +135,15 @@ export function buildOpenApi(version: ApiVersion) {
       responses: responses(op),
     };
   }
-  return {
+  return withCodeSamples({
     openapi: '3.1.0',
-    info: { ...documentInfo[version], license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
-    servers: [{ url: 'http://127.0.0.1:8080', description: 'Your local sandbox (npm start)' }],
+    info: documentInfo[version],
+    // The sandbox runs wherever its user starts it: the origin is a variable, and the portal sets it to its own.
+    servers: [{
+      url: '{origin}',
+      description: 'Your sandbox (npm start)',
+      variables: { origin: { default: defaultSandboxOrigin, description: 'Scheme, host and port your sandbox listens on.' } },
+    }],
     tags: [...usedTags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
     components: {
@@ -145,5 +151,5 @@ export function buildOpenApi(version: ApiVersion) {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access_token from POST /token.' },
       },
     },
-  };
+  });
 }

@@ -10,6 +10,7 @@ import { startPacer } from './warehouse/simulator.ts';
 import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
+import { createDemoProducts } from './domain/demo.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
@@ -90,6 +91,8 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
     const password = newPassword();
     try {
       const demo = await createClient(database.db, { username: 'demo', password });
+      // Products with stock, so the reference's examples (Create an order) work as sent on a fresh sandbox.
+      await createDemoProducts(database.db, demo);
       demoCredentials = `Created the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}`;
       console.log(`\n${demoCredentials}\n`);
     } catch (error) {

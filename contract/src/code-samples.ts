@@ -1,5 +1,6 @@
-// Adds copyable request samples (curl, JavaScript fetch, PHP, Python) to every operation of an
-// OpenAPI document as `x-codeSamples`, which Redoc shows next to the operation.
+// Copyable request samples (curl, JavaScript fetch, PHP, Python) for every operation of an OpenAPI document, as
+// `x-codeSamples` (the vendor extension Redoc, Redocly and the portal's reference show beside the operation). They
+// address the default sandbox origin; the portal replaces it with the origin that serves the page.
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json};
 
@@ -30,10 +31,8 @@ interface Operation {
 }
 
 export interface OpenApiDocument {
-  info: {title: string; description?: string};
-  servers?: {url: string}[];
   security?: Record<string, string[]>[];
-  paths: Record<string, Record<string, Operation>>;
+  paths: Record<string, Record<string, unknown>>;
 }
 
 interface CodeSample {
@@ -52,6 +51,8 @@ interface SampleRequest {
 
 const methods = ['get', 'post', 'put', 'patch', 'delete'];
 const tokenPlaceholder = '<your access token>';
+/** Where `npm start` listens by default: the default of the documents' server variable and the samples' host. */
+export const defaultSandboxOrigin = 'http://127.0.0.1:8080';
 
 function examplePathValue(parameter: Parameter): string {
   const example = parameter.schema?.examples?.[0];
@@ -59,7 +60,6 @@ function examplePathValue(parameter: Parameter): string {
 }
 
 function requestOf(document: OpenApiDocument, path: string, method: string, operation: Operation): SampleRequest {
-  const server = document.servers?.[0]?.url ?? 'http://127.0.0.1:8080';
   const parameters = operation.parameters ?? [];
   const concretePath = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
@@ -70,7 +70,7 @@ function requestOf(document: OpenApiDocument, path: string, method: string, oper
   if (security.some((requirement) => Object.keys(requirement).length > 0)) {
     headers.push(['Authorization', `Bearer ${tokenPlaceholder}`]);
   }
-  const request: SampleRequest = {method: method.toUpperCase(), url: server + concretePath, headers};
+  const request: SampleRequest = {method: method.toUpperCase(), url: defaultSandboxOrigin + concretePath, headers};
   const [mediaType, content] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
   if (mediaType?.includes('json')) {
     headers.push(['Accept', mediaType], ['Content-Type', mediaType]);
@@ -163,14 +163,14 @@ export function withCodeSamples<T extends OpenApiDocument>(document: T): T {
   const copy = structuredClone(document);
   for (const [path, item] of Object.entries(copy.paths)) {
     for (const method of methods) {
-      const operation = item[method];
+      const operation = item[method] as Operation | undefined;
       if (!operation) continue;
       const request = requestOf(copy, path, method, operation);
       operation['x-codeSamples'] = [
         {lang: 'bash', label: 'curl', source: curl(request)},
-        {lang: 'JavaScript', label: 'JavaScript fetch', source: javascript(request)},
-        {lang: 'PHP', label: 'PHP', source: php(request)},
-        {lang: 'Python', label: 'Python', source: python(request)},
+        {lang: 'javascript', label: 'JavaScript (fetch)', source: javascript(request)},
+        {lang: 'php', label: 'PHP (curl)', source: php(request)},
+        {lang: 'python', label: 'Python (requests)', source: python(request)},
       ];
     }
   }
