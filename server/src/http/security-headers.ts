@@ -52,12 +52,13 @@ export function portalSecurityHeaders(root: string): HelmetOptions {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...inlineScriptHashes(root)],
-        // Redoc (styled-components) writes <style> elements at run time and the pre-rendered pages carry style
-        // attributes; neither can be hashed ahead of time. Styles cannot run code, so 'unsafe-inline' costs little.
+        // The pre-rendered pages carry style attributes (Docusaurus, the reference's theme) that cannot be hashed ahead
+        // of time. Styles cannot run code, so 'unsafe-inline' costs little.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // Docusaurus's and Redoc's CSS draw icons as data: SVG images.
+        // Docusaurus's CSS and the reference's theme draw icons as data: SVG images.
         imgSrc: ["'self'", 'data:'],
-        // Redoc runs its search index in a worker it creates from a blob: URL of its own bundled code.
+        // Workers a page's own scripts start from blob: URLs of their bundled code (the former Redoc reference's search
+        // did); still no remote origin.
         workerSrc: ["'self'", 'blob:'],
         // The try-it form sends its requests to this server, and search fetches its index from here.
         connectSrc: ["'self'"],
