@@ -49,6 +49,17 @@ describe('POST /v3/orderAttachments', () => {
     expect(read.body.data.relationships.orderAttachments.data).toEqual([{ type: 'orderAttachment', id: answer.body.data.id }]);
   });
 
+  it('takes the data part as the resource itself too, as the spec describes it, not only as a whole document', async () => {
+    const resource = { type: 'orderAttachment', attributes: { filename: 'label.pdf', contentType: 'application/pdf' }, relationships: { order: { data: { type: 'order', id: String(order.id) } } } };
+    const answer = await attach({}, await pdf([PageSizes.A4]), { dataText: JSON.stringify(resource) });
+    expect(answer.status).toBe(201);
+    expect(answer.body.data.attributes.filename).toBe('label.pdf');
+    expect(answer.body.data.relationships.order.data.id).toBe(order.id);
+    // Neither shape: still the documented 400.
+    const neither = await attach({}, await pdf([PageSizes.A4]), { dataText: JSON.stringify({ attributes: resource.attributes }) });
+    expect(neither.status).toBe(400);
+  });
+
   it('attaches an A5 page (landscape too) by externalOrderNumber with BEST_EFFORT printing', async () => {
     const answer = await attach({ filename: 'card.pdf', contentType: 'application/pdf', printStrategy: 'BEST_EFFORT', externalOrderNumber: order.attributes.externalOrderNumber }, await pdf([[PageSizes.A5[1], PageSizes.A5[0]]]));
     expect(answer.status).toBe(201);

@@ -43,6 +43,9 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
     }
     // The data part skips the request-body hooks: the same guard as every body, here.
     assertCleanInput(document, 'body');
+    // The spec describes the part as the resource itself (type, attributes, relationships); clients send that as
+    // well as the whole document ({"data": {...}}). Both are read as the document.
+    if (document && typeof document === 'object' && !Array.isArray(document) && !('data' in document) && 'type' in document) document = { data: document };
     if (!validateData(document)) throw new ApiError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
     const result = await addAttachment(db, request.client.id, {
