@@ -3,7 +3,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import type {Browser, BrowserContext, BrowserContextOptions, Page} from 'playwright-core';
-import {launchChromium} from './browser.ts';
+import {launchChromium, searchAndOpen} from './browser.ts';
 import {servePortal} from './static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
@@ -272,30 +272,14 @@ describe('page chrome', () => {
 describe('search', () => {
   test('finds the pagination guide', async () => {
     const {context, page} = await open('/docs');
-    const input = page.locator('input.navbar__search-input');
-    const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
-    await input.focus();
-    await indexLoaded;
-    await input.pressSequentially('pagination', {delay: 30});
-    const suggestion = page.getByRole('option').filter({hasText: 'Pagination'}).first();
-    await suggestion.waitFor({state: 'visible'});
-    await suggestion.click();
-    await page.waitForURL(new RegExp('/docs/shopapi/v3/general-concepts/pagination'));
+    await searchAndOpen(page, 'pagination', 'Pagination', /\/docs\/shopapi\/v3\/general-concepts\/pagination/);
     await context.close();
   });
 
   test('finds an operation page of the reference', async () => {
     const {context, page} = await open('/specs/v3/');
-    const input = page.locator('input.navbar__search-input');
-    const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
-    await input.focus();
-    await indexLoaded;
-    await input.pressSequentially('Create an order', {delay: 30});
-    const suggestion = page.getByRole('option').filter({hasText: 'Create an order'}).first();
-    await suggestion.waitFor({state: 'visible'});
-    await suggestion.click();
     // The result link carries the search terms to highlight (?_highlight=...).
-    await page.waitForURL((url) => url.pathname === '/specs/v3/create-order');
+    await searchAndOpen(page, 'Create an order', 'Create an order', (url) => url.pathname === '/specs/v3/create-order');
     await context.close();
   });
 });

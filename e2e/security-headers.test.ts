@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, expect, test} from 'vitest';
 import type {Browser, Locator, Page} from 'playwright-core';
-import {launchChromium} from './browser.ts';
+import {launchChromium, searchAndOpen} from './browser.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repository, 'server', 'src', 'cli.ts');
@@ -99,15 +99,7 @@ test('site search works under the CSP', async () => {
   const {page, problems, close} = await watchedPage();
   await page.goto(`${baseUrl}/docs`);
   await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
-  const input = page.locator('input.navbar__search-input');
-  const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
-  await input.focus();
-  await indexLoaded;
-  await input.pressSequentially('pagination', {delay: 30});
-  const suggestion = page.getByRole('option').filter({hasText: 'Pagination'}).first();
-  await suggestion.waitFor({state: 'visible'});
-  await suggestion.click();
-  await page.waitForURL(/\/docs\/shopapi\/v3\/general-concepts\/pagination/);
+  await searchAndOpen(page, 'pagination', 'Pagination', /\/docs\/shopapi\/v3\/general-concepts\/pagination/);
   await close();
   expect(problems).toEqual([]);
 }, 60_000);
