@@ -20,7 +20,7 @@ export interface FileOf { clientId: number; owner: FileOwner; ownerId: number }
 
 /** Replaces the owner's file with `bytes`; call it inside the transaction that writes the owner. */
 export async function storeParts(tx: Db, file: FileOf, bytes: Buffer): Promise<void> {
-  await tx.delete(fileParts).where(and(eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
+  await tx.delete(fileParts).where(and(eq(fileParts.clientId, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
   const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
   for (let part = 0; part < parts; part++) {
     const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
