@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKind, startSandbox } from './support/sandbox.ts';
 import { checkAgainstOpenApi } from './support/openapi-check.ts';
+import { freePort } from './support/ports.ts';
 
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
@@ -72,8 +73,11 @@ describe('npm run cli -- client', () => {
 
 describe('start', () => {
   it('listens on PORT, answers /status, and a client created by the CLI gets a token', { timeout: 120_000 }, async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the system says is free: a random one could be another test's server's (EADDRINUSE, exit 1).
+    const port = await freePort();
     const server = spawn(tsx, [cli, 'start'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let errors = '';
+    server.stderr.on('data', (chunk) => (errors += chunk));
     cleanup = async () => {
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
@@ -84,7 +88,7 @@ describe('start', () => {
         output += chunk;
         if (output.includes('Sandbox ready')) resolve();
       });
-      server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+      server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}${errors}`)));
     });
     // The CLI created a client above, so no demo client is made on this database; the output ends saying how to make credentials.
     expect(output).not.toContain('Created the demo API client');

@@ -13,6 +13,7 @@ import { emitEvent } from '../src/domain/webhooks/outbox.ts';
 import { dispatchDue, maxAttempts, retryDelaysSeconds } from '../src/domain/webhooks/dispatcher.ts';
 import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
+import { freePort } from './support/ports.ts';
 
 let sb: TestSandbox & { databaseUrl?: string };
 let client: TestClient;
@@ -184,7 +185,7 @@ describe('a server process killed during delivery', () => {
 
   it('delivers the event after a restart: nothing is lost', { timeout: 120_000 }, async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sandbox-webhooks-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', PORT: String(20000 + Math.floor(Math.random() * 20000)), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', PORT: String(await freePort()), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
     if (dbKind() === 'postgres') {
       // A database of its own: the deliveries other tests left pending must not reach the receiver first.
       const fresh = await startSandbox();
