@@ -38,6 +38,8 @@ export const shippingMethods = pgTable('shipping_methods', {
   carrier: text().notNull(),
   mainShippingMethodId: integer(),
   warehouse: text(),
+  /** Return methods only: the consumer needs no printed label (a QR code at the carrier's point). */
+  paperless: boolean().notNull().default(false),
 }, (t) => [index('shipping_methods_client_idx').on(t.clientId)]);
 
 export const returnReasons = pgTable('return_reasons', {
@@ -46,6 +48,22 @@ export const returnReasons = pgTable('return_reasons', {
   code: text().notNull(),
   name: text().notNull(),
 }, (t) => [index('return_reasons_client_idx').on(t.clientId)]);
+
+/** The client's languages (GET /settings/get): ids that v2 orders name as languageId; codes are ISO 639-1, upper-case by default. */
+export const languages = pgTable('languages', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer().notNull().references(() => clients.id),
+  code: text().notNull(),
+  name: text().notNull(),
+}, (t) => [index('languages_client_idx').on(t.clientId)]);
+
+/** The countries of the client's account (GET /settings/get): ISO 3166 alpha-2 codes or a longer sub-territory code. */
+export const countries = pgTable('countries', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer().notNull().references(() => clients.id),
+  code: text().notNull(),
+  name: text().notNull(),
+}, (t) => [index('countries_client_idx').on(t.clientId)]);
 
 /** Fixed-window request counters, shared by every server process on the database. */
 export const rateLimitCounters = pgTable('rate_limit_counters', {

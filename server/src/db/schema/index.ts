@@ -9,3 +9,4 @@ export * from './webhooks.ts';
 export * from './outbox.ts';
 export * from './warehouse.ts';
 export * from './files.ts';
+export * from './request-log.ts';
