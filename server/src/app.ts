@@ -15,6 +15,7 @@ import { inputGuardPlugin } from './http/input-guard.ts';
 import { formBodyPlugin } from './http/form-body.ts';
 import { portalPlugin } from './http/portal.ts';
 import { metricsPlugin } from './http/metrics.ts';
+import { requestLogPlugin } from './http/request-log.ts';
 import { securityHeadersPlugin } from './http/security-headers.ts';
 import { serializeError } from './platform/log-serializers.ts';
 import { hostPlugin } from './http/host.ts';
@@ -83,6 +84,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
 
   // First, so its onResponse hook times every request, also those refused by the plugins after it.
   await app.register(metricsPlugin, { db });
+  await app.register(requestLogPlugin);
   await app.register(securityHeadersPlugin);
   // Answers in br or gzip when the client accepts them: the portal's scripts shrink to a fifth. Request bodies are read as
   // sent (no inflating of Content-Encoding), as before.

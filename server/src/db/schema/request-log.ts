@@ -1,14 +1,7 @@
 // The request log: what the sandbox received from each client and what it answered, for the client to read back.
 import { bigint, boolean, doublePrecision, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
-
-export interface RequestWarning {
-  /** ignored (a key the server does not read), alias (a deprecated name), coerced (a value converted), default (a value filled in). */
-  kind: 'ignored' | 'alias' | 'coerced' | 'default';
-  detail: string;
-  /** Where in the request: a JSON pointer into the body, or a query parameter's name. */
-  source?: string;
-}
+import type { RequestWarning } from '../../platform/request-warnings.ts';
 
 /**
  * One API call of one client: v3, v2 and sandbox controls. Bodies are cut at the configured size and have passwords,

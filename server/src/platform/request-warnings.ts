@@ -1,0 +1,32 @@
+// What the server did with a request beyond what the client asked: keys it ignored, deprecated names it read, values it
+// converted, defaults it filled in. Collected per request, answered in Sandbox-Warning headers and kept in the request log.
+
+export interface RequestWarning {
+  /** ignored: a key the server does not read; alias: a deprecated name; coerced: a value converted; default: a value filled in. */
+  kind: 'ignored' | 'alias' | 'coerced' | 'default';
+  detail: string;
+  /** Where in the request: a JSON pointer into the body (/data/attributes/vat), or a query parameter's name. */
+  source?: string;
+}
+
+/** A request may note this many warnings; more are counted, not kept, so a body of 20,000 stray keys costs no memory. */
+export const warningsMax = 50;
+
+export class Warnings {
+  readonly list: RequestWarning[] = [];
+  /** Warnings beyond warningsMax, not kept. */
+  dropped = 0;
+
+  add(kind: RequestWarning['kind'], detail: string, source?: string): void {
+    if (this.list.length >= warningsMax) {
+      this.dropped++;
+      return;
+    }
+    this.list.push(source === undefined ? { kind, detail } : { kind, detail, source });
+  }
+}
+
+/** For code that runs outside a request (the simulated warehouse, the CLI): warnings go nowhere. */
+export const noWarnings: Pick<Warnings, 'add'> = { add() {} };
+
+export type WarningSink = Pick<Warnings, 'add'>;
