@@ -11,6 +11,7 @@ import { benchScale } from './scale.ts';
 import { benchMulti } from './multi.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchStartup } from './startup.ts';
+import { benchRequestLog } from './request-log.ts';
 
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
@@ -19,6 +20,8 @@ const begun = Date.now();
 console.log('Starting a throwaway PostgreSQL (fsync on) on 127.0.0.1');
 const cluster = await startCluster({ fsync: true });
 const sections: string[] = [];
+/** Its own part of RESULTS.md, so it can be measured again (BENCH_ONLY=requestlog) without the other figures. */
+const requestLogSections: string[] = [];
 let postgresVersion = 'PostgreSQL ?';
 try {
   const admin = new pg.Client({ connectionString: cluster.url() });
@@ -29,7 +32,7 @@ try {
     return cluster.url(name);
   };
 
-  const scenario = async (name: string, title: string, intro: string, body: () => Promise<string[]>) => {
+  const scenario = async (name: string, title: string, intro: string, body: () => Promise<string[]>, into = sections) => {
     if (!wanted(name)) return;
     const started = Date.now();
     console.log(`== ${title}`);
@@ -40,7 +43,7 @@ try {
       console.error(error);
       lines = [`**Failed in this run:** ${(error as Error).message.split('\n')[0]}`];
     }
-    sections.push(`### ${title}`, '', intro, '', ...lines, '', `_(${((Date.now() - started) / 1000).toFixed(0)} s)_`, '');
+    into.push(`### ${title}`, '', intro, '', ...lines, '', `_(${((Date.now() - started) / 1000).toFixed(0)} s)_`, '');
   };
 
   await scenario('lists', '1. List pages against a baseline in the same server',
@@ -56,6 +59,8 @@ try {
     async () => benchWebhooks(await database('bench_webhooks')));
   await scenario('startup', '6. Start-up', 'Embedded PGlite database in a temporary DATA_DIR, created by a first start that is not measured; then three measured starts.',
     async () => benchStartup());
+  await scenario('requestlog', 'The request log\'s cost', `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on twice per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
+    async () => benchRequestLog(await database('bench_request_log')), requestLogSections);
   await admin.end();
 } finally {
   cluster.stop();
@@ -72,8 +77,8 @@ const readme = [
   '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
   '- Needs Debian\'s PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.',
-  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
-  '- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark\'s server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup), bench/lib.ts (seeding with SQL, autocannon).',
+  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
+  '- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark\'s server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, request-log), bench/lib.ts (seeding with SQL, autocannon).',
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
 ].join('\n');
@@ -90,5 +95,11 @@ const section = [
 ].join('\n');
 
 writeSection(readmeBegin, readmeEnd, readme, (s) => s.replace(/^# Benchmark results\n/, `# Benchmark results\n\n${readme}\n`));
-writeSection(begin, end, section);
+if (sections.length) writeSection(begin, end, section);
+if (requestLogSections.length) {
+  const [logBegin, logEnd] = ['<!-- request-log-bench:begin -->', '<!-- request-log-bench:end -->'];
+  const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench\`${only ? ` (BENCH_ONLY=${only.join(',')})` : ''}, ${seconds} s per load run.`;
+  const [title, ...rest] = requestLogSections;
+  writeSection(logBegin, logEnd, [logBegin, `## ${title.replace(/^### /, '')}`, '', heading, '', machine(postgresVersion), ...rest, logEnd].join('\n'));
+}
 console.log(`Wrote ${resultsFile}`);

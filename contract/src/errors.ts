@@ -38,7 +38,12 @@ export const JsonApiError = Type.Object({
   links: Type.Optional(Type.Object({ related: Type.String({ description: 'A related resource, e.g. the existing order on 409-1.' }) })),
 });
 
-export const JsonApiErrorDocument = Type.Object({ errors: Type.Array(JsonApiError, { minItems: 1 }) });
+export const JsonApiErrorDocument = Type.Object({
+  errors: Type.Array(JsonApiError, { minItems: 1 }),
+  meta: Type.Optional(Type.Object({
+    requestId: Type.String({ description: 'The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help.' }),
+  })),
+});
 
 /** v2 envelope (legacy): every answer carries messageCode, message, result. */
 export const v2Messages = {

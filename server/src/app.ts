@@ -30,6 +30,7 @@ import { referenceCollectionRoutes } from './v3/reference-collections.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
 import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
 import { sandboxRoutes } from './v3/sandbox.ts';
+import { sandboxRequestRoutes } from './v3/sandbox-requests.ts';
 import { setEventLinkBase } from './domain/webhooks/payloads.ts';
 import { stockRoutes } from './v3/stock.ts';
 import { inboundRoutes } from './v3/inbound.ts';
@@ -58,7 +59,8 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { err: serializeError }, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: limits.requestBodyMaxBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
-    requestIdHeader: 'x-request-id',
+    // Always the server's own id: a client-chosen X-Request-Id must not name (or collide with) another request's log entry.
+    requestIdHeader: false,
     genReqId: () => randomUUID(),
     // Off unless configured: X-Forwarded-For/-Host/-Proto from an untrusted client would choose its own address and links.
     trustProxy: config.trustProxy,
@@ -78,13 +80,12 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   app.server.headersTimeout = headerDeadlines.length ? Math.min(...headerDeadlines) : 0; // 0: none
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
   app.setValidatorCompiler(validatorCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   // First, so its onResponse hook times every request, also those refused by the plugins after it.
   await app.register(metricsPlugin, { db });
-  await app.register(requestLogPlugin);
+  await app.register(requestLogPlugin, {
+    db, maxPerClient: config.requestLogMaxPerClient, maxAgeSeconds: config.requestLogMaxAgeHours * 3600, bodyMaxBytes: config.requestLogBodyMaxBytes,
+  });
   await app.register(securityHeadersPlugin);
   // Answers in br or gzip when the client accepts them: the portal's scripts shrink to a fifth. Request bodies are read as
   // sent (no inflating of Content-Encoding), as before.
@@ -110,6 +111,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   attachmentRoutes(app, context);
   webhookDeliveryRoutes(app, context);
   sandboxRoutes(app, context);
+  sandboxRequestRoutes(app, context);
   stockRoutes(app, context);
   inboundRoutes(app, context);
   returnRoutes(app, context);

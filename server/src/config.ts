@@ -35,6 +35,12 @@ export interface Config {
   tokenFailuresPerAddress: number;
   /** Failed attempts per window for one username from all addresses together (0: no limit). */
   tokenFailuresPerUsername: number;
+  /** Request log entries each client keeps (newest first); 0 turns the log off. */
+  requestLogMaxPerClient: number;
+  /** Request log entries older than this are deleted. */
+  requestLogMaxAgeHours: number;
+  /** Of each request and answer body, the log keeps this many bytes. */
+  requestLogBodyMaxBytes: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -75,6 +81,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     tokenFailuresPerUsernameAndAddress: intFrom('TOKEN_FAILURES_PER_USERNAME_AND_ADDRESS', 10),
     tokenFailuresPerAddress: intFrom('TOKEN_FAILURES_PER_ADDRESS', 100),
     tokenFailuresPerUsername: intFrom('TOKEN_FAILURES_PER_USERNAME', 1000),
+    requestLogMaxPerClient: intFrom('REQUEST_LOG_MAX_PER_CLIENT', 1000),
+    requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
+    requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
     ...overrides,
   };
 }

@@ -58,7 +58,7 @@ function renderV3(reply: FastifyReply, status: number, items: ErrorItem[]) {
     ...(i.pointer || i.parameter ? { source: i.pointer ? { pointer: i.pointer } : { parameter: i.parameter } } : {}),
     ...(i.related ? { links: { related: i.related } } : {}),
   }));
-  return reply.code(status).type(JSON_API_MEDIA_TYPE).serializer(JSON.stringify).send({ errors });
+  return reply.code(status).type(JSON_API_MEDIA_TYPE).serializer(JSON.stringify).send({ errors, meta: { requestId: reply.request.id } });
 }
 
 function renderV2(reply: FastifyReply, status: number, message: string, result: unknown) {
@@ -92,7 +92,7 @@ function fastifyErrorItems(error: FastifyError): { status: number; items: ErrorI
     const code = (status in errorCatalogue ? String(status) : '400') as ErrorCode;
     return { status: errorCatalogue[code].status, items: [{ code, detail: error.message.replace(/^FST_\w+: /, '') || errorCatalogue[code].title }] };
   }
-  return { status: 500, items: [{ code: '500', detail: 'Something went wrong on our side. The request id is in the x-request-id header.' }] };
+  return { status: 500, items: [{ code: '500', detail: 'Something went wrong on our side. Quote the Request-Id header (also in meta.requestId) when you report it.' }] };
 }
 
 export const jsonApiPlugin = fp(async (app: FastifyInstance) => {

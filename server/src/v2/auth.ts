@@ -32,11 +32,13 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
       return sendError(request, reply, 429, [{ code: '429', detail }], tokenErrors.invalidRequest(detail));
     }
     // An error in the check ends the attempt as a failure, so its place is not held until the window ends.
-    const token = await issueToken(db, username, password, config.tokenLifetimeSeconds)
+    const issued = await issueToken(db, username, password, config.tokenLifetimeSeconds)
       .catch(async (error: unknown) => { await attempt.settle(false); throw error; });
-    await attempt.settle(token !== undefined);
-    if (!token) throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
-    return token;
+    await attempt.settle(issued !== undefined);
+    if (!issued) throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
+    // The client now known, the call goes into its request log (with the password and the token redacted).
+    request.client = issued.client;
+    return issued.token;
   });
 
   const status = async () => ({ messageCode: 'OK', message: v2Messages.status, result: null });

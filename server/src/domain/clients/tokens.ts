@@ -18,8 +18,8 @@ export interface IssuedToken {
   expires: string;
 }
 
-/** Checks the credentials and issues a token; undefined when they are wrong. */
-export async function issueToken(db: Db, username: string, password: string, lifetimeSeconds: number): Promise<IssuedToken | undefined> {
+/** Checks the credentials and issues a token to the client they name; undefined when they are wrong. */
+export async function issueToken(db: Db, username: string, password: string, lifetimeSeconds: number): Promise<{ token: IssuedToken; client: Client } | undefined> {
   const [client] = await db.select().from(clients).where(eq(clients.username, username));
   const ok = client ? await verifyPassword(password, client.passwordHash) : await burnPasswordCheck(password);
   if (!client || !ok) return undefined;
@@ -29,12 +29,15 @@ export async function issueToken(db: Db, username: string, password: string, lif
   const expiresAt = new Date(issuedAt.getTime() + lifetimeSeconds * 1000);
   await db.insert(tokens).values({ clientId: client.id, tokenHash: hashToken(token), issuedAt, expiresAt });
   return {
-    access_token: token,
-    token_type: 'bearer',
-    expires_in: lifetimeSeconds,
-    userName: client.username,
-    issued: issuedAt.toUTCString(),
-    expires: expiresAt.toUTCString(),
+    token: {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: lifetimeSeconds,
+      userName: client.username,
+      issued: issuedAt.toUTCString(),
+      expires: expiresAt.toUTCString(),
+    },
+    client: { id: client.id, username: client.username, defaultWarehouse: client.defaultWarehouse, clockOffsetSeconds: client.clockOffsetSeconds },
   };
 }
 

@@ -1,0 +1,67 @@
+// The request log as the client reads it: GET /sandbox/requests (newest first) and GET /sandbox/requests/{id}.
+import type { FastifyInstance } from 'fastify';
+import { limits } from '@shopapi/contract';
+import { route } from '../http/routes.ts';
+import { apiError } from '../http/errors.ts';
+import { paginationLinks } from '../http/query.ts';
+import { findRequest, listRequests, type RequestLogFilter, type RequestLogSummary, type RequestLogRow } from '../domain/request-log/reader.ts';
+import type { AppContext } from '../app.ts';
+
+const message = (contentType: string | null, bytes: number, truncated: boolean) => ({ contentType, bytes, truncated });
+
+function sandboxRequestResource(row: RequestLogSummary, base: string) {
+  return {
+    type: 'sandboxRequest',
+    id: row.requestId,
+    attributes: {
+      receivedAt: row.receivedAt.toISOString(),
+      api: row.api,
+      operationId: row.operationId,
+      method: row.method,
+      url: row.url,
+      status: row.status,
+      durationMs: row.durationMs,
+      warnings: row.warnings,
+      request: message(row.requestContentType, row.requestBytes, row.requestTruncated),
+      response: message(row.responseContentType, row.responseBytes, row.responseTruncated),
+    },
+    links: { self: `${base}/sandbox/requests/${row.requestId}` },
+  };
+}
+
+function withBodies(row: RequestLogRow, base: string) {
+  const resource = sandboxRequestResource(row, base);
+  resource.attributes.request = { ...resource.attributes.request, body: row.requestBody } as typeof resource.attributes.request;
+  resource.attributes.response = { ...resource.attributes.response, body: row.responseBody } as typeof resource.attributes.response;
+  return resource;
+}
+
+function filterOf(query: Record<string, string | undefined>): RequestLogFilter {
+  const statuses = query['filter[status]']?.split(',') ?? [];
+  return {
+    statuses: statuses.filter((s) => !s.endsWith('xx')).map(Number),
+    statusClasses: statuses.filter((s) => s.endsWith('xx')).map((s) => Number(s[0])),
+    methods: query['filter[method]']?.toUpperCase().split(','),
+    pathPrefix: query['filter[path]'],
+    requestId: query['filter[requestId]'],
+  };
+}
+
+export function sandboxRequestRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  route(app, 'listSandboxRequests', async (request) => {
+    // Entries of calls answered a moment ago may still be queued: write them first, so a client sees its last call.
+    await app.requestLog.flush();
+    const base = baseOf(request);
+    const size = Math.min(Number(request.query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
+    const before = Number(request.query['page[cursor]'] ?? 0);
+    const rows = await listRequests(db, request.client.id, { before, size }, filterOf(request.query));
+    return { data: rows.map((row) => sandboxRequestResource(row, base)), links: paginationLinks(request, base, { cursor: before, size }, rows) };
+  });
+
+  route(app, 'getSandboxRequest', async (request) => {
+    await app.requestLog.flush();
+    const row = await findRequest(db, request.client.id, request.params.id);
+    if (!row) throw apiError('404', `No request ${request.params.id} in your request log.`);
+    return { data: withBodies(row, baseOf(request)) };
+  });
+}

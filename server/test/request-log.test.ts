@@ -1,0 +1,244 @@
+// The request log: each call of a client is kept with its bodies (bounded, credentials redacted) and read back newest
+// first; Request-Id on every answer; other clients' entries are invisible; retention per client and by age.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestLogWriter } from '../src/domain/request-log/writer.ts';
+import type { Db } from '../src/db/index.ts';
+import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
+import { createProducts, orderDocument } from './support/fixtures.ts';
+import { multipart } from './support/multipart.ts';
+
+let sb: TestSandbox;
+let client: TestClient;
+let other: TestClient;
+
+beforeAll(async () => {
+  sb = await startSandbox({ requestLogBodyMaxBytes: 4096 });
+  client = await sb.newClient();
+  other = await sb.newClient();
+});
+afterAll(() => sb.close());
+
+type Entry = { id: string; attributes: Record<string, any>; links: { self: string } };
+const list = async (query = '', token = client.token) => {
+  const answer = await sb.call<{ data: Entry[]; links: { next?: string } }>('GET', `/sandbox/requests${query}`, { token });
+  expect(answer.status).toBe(200);
+  return answer.body;
+};
+const entry = async (requestId: string, token = client.token) => sb.call<{ data: Entry }>('GET', `/sandbox/requests/${requestId}`, { token });
+const requestIdOf = (answer: { headers: Record<string, unknown> }) => String(answer.headers['request-id']);
+
+describe('Request-Id', () => {
+  it('comes with every answer, v3, v2, token and portal, and is new for each request', async () => {
+    const answers = [
+      await sb.call('GET', '/v3/orders', { token: client.token }),
+      await sb.call('GET', '/status/get'),
+      await sb.call('POST', '/token', { form: { grant_type: 'password', username: 'nobody', password: 'wrong-password' } }),
+      await sb.call('GET', '/v3/orders'),
+    ];
+    const ids = answers.map(requestIdOf);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(answers.map((a) => a.headers['x-request-id'])).toEqual(ids);
+  });
+
+  it('is the server\'s own: a client cannot choose it', async () => {
+    const answer = await sb.call('GET', '/v3/orders', { token: client.token, headers: { 'x-request-id': 'mine', 'request-id': 'mine' } });
+    expect(requestIdOf(answer)).not.toBe('mine');
+  });
+
+  it('is in the meta of JSON:API error bodies', async () => {
+    const answer = await sb.call('GET', '/v3/orders/999999', { token: client.token });
+    expect(answer.status).toBe(404);
+    expect(answer.body.meta).toEqual({ requestId: requestIdOf(answer) });
+  });
+});
+
+describe('GET /sandbox/requests', () => {
+  it('lists the client\'s calls newest first, with the token request that started them', async () => {
+    const fresh = await sb.newClient();
+    const orders = await sb.call('GET', '/v3/orders?page[size]=5', { token: fresh.token });
+    const { data } = await list('', fresh.token);
+    expect(data.map((e) => e.attributes.operationId)).toEqual(['listOrders', 'getSettings', 'requestToken']);
+    expect(data[0]).toMatchObject({
+      type: 'sandboxRequest', id: requestIdOf(orders),
+      attributes: { api: 'v3', method: 'GET', url: '/v3/orders?page[size]=5', status: 200, warnings: [] },
+      links: { self: `http://sandbox.test/sandbox/requests/${requestIdOf(orders)}` },
+    });
+    expect(data[0].attributes.durationMs).toBeGreaterThan(0);
+    expect(Date.parse(data[0].attributes.receivedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(data[0].attributes.response).toEqual({ contentType: 'application/vnd.api+json', bytes: Buffer.byteLength(orders.raw), truncated: false });
+    expect(data[1].attributes.api).toBe('v2');
+    expect(data[2].attributes.api).toBe('token');
+  });
+
+  it('keeps the bodies, as sent and as answered, with the password and the token redacted', async () => {
+    const fresh = await sb.newClient();
+    const { data: [tokenEntry] } = await list('?filter[path]=/token', fresh.token);
+    const { data } = await entry(tokenEntry.id, fresh.token).then((a) => a.body);
+    expect(data.attributes.request.contentType).toBe('application/x-www-form-urlencoded');
+    expect(data.attributes.request.body).toBe(`grant_type=password&username=${fresh.username}&password=[redacted]`);
+    expect(data.attributes.request.body).not.toContain(fresh.password);
+    expect(data.attributes.response.body).not.toContain(fresh.token);
+    expect(JSON.parse(data.attributes.response.body)).toMatchObject({ access_token: '[redacted]', token_type: 'bearer', userName: fresh.username });
+  });
+
+  it('keeps a v3 create with its document and answer, and never the Authorization header', async () => {
+    await createProducts(sb, client.token, ['LOG-SKU-1']);
+    const document = orderDocument(client, { items: [{ sku: 'LOG-SKU-1', quantity: 2 }] });
+    const created = await sb.call('POST', '/v3/orders', { token: client.token, body: document });
+    expect(created.status).toBe(201);
+    const { data } = (await entry(requestIdOf(created))).body;
+    expect(data.attributes).toMatchObject({ api: 'v3', operationId: 'createOrder', method: 'POST', status: 201 });
+    expect(JSON.parse(data.attributes.request.body)).toEqual(document);
+    expect(data.attributes.request.bytes).toBe(Buffer.byteLength(JSON.stringify(document)));
+    expect(data.attributes.response.body).toBe(created.raw);
+    expect(JSON.stringify(data)).not.toContain(client.token);
+  });
+
+  it('redacts the webhook secret from the create answer', async () => {
+    const created = await sb.call('POST', '/v3/webhooks', { token: client.token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'https://shop.example.com/hooks' } } } });
+    expect(created.status).toBe(201);
+    const secret = created.body.data.attributes.secret;
+    const { data } = (await entry(requestIdOf(created))).body;
+    expect(data.attributes.response.body).not.toContain(secret);
+    expect(JSON.parse(data.attributes.response.body).data.attributes.secret).toBe('[redacted]');
+  });
+
+  it('keeps errors with their answer, and v2 calls in their own words', async () => {
+    const missing = await sb.call('GET', '/v3/orders/424242', { token: client.token });
+    const v2 = await sb.call('POST', '/order/add', { token: client.token, body: { externalOrderNumber: 'X' } });
+    const [v3Entry, v2Entry] = await Promise.all([entry(requestIdOf(missing)), entry(requestIdOf(v2))]);
+    expect(v3Entry.body.data.attributes).toMatchObject({ status: 404, api: 'v3' });
+    expect(JSON.parse(v3Entry.body.data.attributes.response.body)).toEqual(missing.body);
+    expect(v2Entry.body.data.attributes).toMatchObject({ status: v2.status, api: 'v2', operationId: 'addOrderV2' });
+    expect(JSON.parse(v2Entry.body.data.attributes.request.body)).toEqual({ externalOrderNumber: 'X' });
+  });
+
+  it('cuts long bodies at the configured size and says so', async () => {
+    const comment = 'x'.repeat(10_000);
+    const answer = await sb.call('POST', '/order/add', { token: client.token, body: { externalOrderNumber: 'LONG', comment } });
+    const { data } = (await entry(requestIdOf(answer))).body;
+    expect(data.attributes.request).toMatchObject({ truncated: true, bytes: Buffer.byteLength(JSON.stringify({ externalOrderNumber: 'LONG', comment })) });
+    expect(data.attributes.request.body).toHaveLength(4096);
+  });
+
+  it('describes an upload by type and size, without its bytes', async () => {
+    const file = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 0x20), Buffer.from('\n%%EOF\n')]);
+    const data = JSON.stringify({ data: { type: 'orderAttachment', attributes: { fileName: 'invoice.pdf' } } });
+    const { payload, contentType } = multipart([{ name: 'data', value: data }, { name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' }]);
+    const answer = await sb.call('POST', '/v3/orderAttachments', { token: client.token, payload, headers: { 'content-type': contentType } });
+    const { data: logged } = (await entry(requestIdOf(answer))).body;
+    expect(logged.attributes).toMatchObject({ operationId: 'createOrderAttachment', status: answer.status });
+    expect(logged.attributes.request).toEqual({ contentType, body: null, bytes: payload.length, truncated: false });
+  });
+
+  it('filters by status, method, path prefix and request id, and pages with the next link', async () => {
+    const fresh = await sb.newClient();
+    const missing = await sb.call('GET', '/v3/orders/1', { token: fresh.token });
+    await sb.call('GET', '/v3/shipments', { token: fresh.token });
+    await sb.call('POST', '/sandbox/clock/advance', { token: fresh.token, body: { seconds: 60 } });
+    const ops = async (query: string) => (await list(query, fresh.token)).data.map((e) => e.attributes.operationId);
+    expect(await ops('?filter[status]=4xx')).toEqual(['getOrder']);
+    expect(await ops('?filter[status]=404,200')).toEqual(['sandboxAdvanceClock', 'listShipments', 'getOrder', 'getSettings', 'requestToken']);
+    expect(await ops('?filter[method]=post')).toEqual(['sandboxAdvanceClock', 'requestToken']);
+    expect(await ops('?filter[path]=/v3/')).toEqual(['listShipments', 'getOrder']);
+    expect(await ops('?filter[path]=/sandbox/')).toEqual(['sandboxAdvanceClock']);
+    expect(await ops(`?filter[requestId]=${requestIdOf(missing)}`)).toEqual(['getOrder']);
+    const all: string[] = [];
+    let url: string | undefined = '/sandbox/requests?page[size]=2';
+    while (url) {
+      const page: { data: Entry[]; links: { next?: string } } = (await sb.call('GET', url, { token: fresh.token })).body;
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      all.push(...page.data.map((e) => e.attributes.operationId));
+      url = page.links.next && new URL(page.links.next).pathname + new URL(page.links.next).search;
+    }
+    expect(all).toEqual(['sandboxAdvanceClock', 'listShipments', 'getOrder', 'getSettings', 'requestToken']);
+  });
+
+  it('answers bad filters with 400 naming them', async () => {
+    for (const query of ['filter[status]=600', 'filter[status]=4x', 'filter[method]=G%20T', 'filter[path]=v3', 'filter[requestId]=abc', 'filter[verb]=GET', 'page[cursor]=0']) {
+      const answer = await sb.call('GET', `/sandbox/requests?${query}`, { token: client.token });
+      expect(answer.status, query).toBe(400);
+    }
+  });
+
+  it('shows a client only its own calls: another client\'s request id is 404', async () => {
+    const mine = await sb.call('GET', '/v3/products', { token: client.token });
+    expect((await entry(requestIdOf(mine), other.token)).status).toBe(404);
+    expect((await list(`?filter[requestId]=${requestIdOf(mine)}`, other.token)).data).toEqual([]);
+    expect((await entry(requestIdOf(mine))).status).toBe(200);
+  });
+
+  it('does not log reading the log, nor calls without a valid token', async () => {
+    const fresh = await sb.newClient();
+    await list('', fresh.token);
+    await sb.call('GET', '/v3/orders', { token: 'not-a-token' });
+    expect((await list('', fresh.token)).data.map((e) => e.attributes.operationId)).toEqual(['getSettings', 'requestToken']);
+  });
+});
+
+describe('retention', () => {
+  it('keeps each client\'s newest entries up to the configured count', async () => {
+    const small = await startSandbox({ requestLogMaxPerClient: 5 });
+    try {
+      const fresh = await small.newClient();
+      const tenant = await small.newClient();
+      for (let i = 0; i < 8; i++) await small.call('GET', `/v3/orders?page[size]=${i + 1}`, { token: fresh.token });
+      const { body } = await small.call('GET', '/sandbox/requests?page[size]=100', { token: fresh.token });
+      expect(body.data.map((e: Entry) => e.attributes.url)).toEqual([8, 7, 6, 5, 4].map((n) => `/v3/orders?page[size]=${n}`));
+      // The other client's entries are its own to keep.
+      expect((await small.call('GET', '/sandbox/requests', { token: tenant.token })).body.data).toHaveLength(2);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('deletes entries older than the configured age', async () => {
+    await sb.call('GET', '/v3/orders', { token: other.token });
+    await sb.app.requestLog.flush();
+    expect((await list('', other.token)).data.length).toBeGreaterThan(0);
+    const deleted = await sb.app.requestLog.deleteExpired(new Date(Date.now() + 8 * 86_400_000));
+    expect(deleted).toBeGreaterThan(0);
+    expect((await list('', other.token)).data).toEqual([]);
+  });
+
+  it('is off with REQUEST_LOG_MAX_PER_CLIENT=0, and every call still answers', async () => {
+    const off = await startSandbox({ requestLogMaxPerClient: 0 });
+    try {
+      const fresh = await off.newClient();
+      expect((await off.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(200);
+      expect((await off.call('GET', '/sandbox/requests', { token: fresh.token })).body.data).toEqual([]);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('the writer', () => {
+  const entryOf = (n: number) => ({ clientId: 1, requestId: `r${n}`, receivedAt: new Date(), api: 'v3', method: 'GET', url: '/v3/orders', status: 200, durationMs: 1, warnings: [] });
+
+  it('drops entries, never the call, when the database refuses them', async () => {
+    const errors: unknown[] = [];
+    const failing = { insert: () => ({ values: async () => { throw new Error('disk full'); } }) } as unknown as Db;
+    const writer = new RequestLogWriter(failing, { maxPerClient: 10, maxAgeSeconds: 60, onError: (e) => errors.push(e) });
+    writer.add(entryOf(1));
+    writer.add(entryOf(2));
+    await writer.flush();
+    expect(writer.dropped).toBe(2);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('holds a bounded amount in memory while the database is slow', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => { release = resolve; });
+    const slow = { insert: () => ({ values: () => stalled }), select: () => ({ from: () => ({ where: () => ({ orderBy: () => ({ offset: () => ({ limit: async () => [] }) }) }) }) }) } as unknown as Db;
+    const writer = new RequestLogWriter(slow, { maxPerClient: 10, maxAgeSeconds: 60, pendingBytesMax: 100_000 });
+    writer.add(entryOf(0));
+    const first = writer.flush();
+    for (let i = 1; i <= 1000; i++) writer.add({ ...entryOf(i), responseBody: 'x'.repeat(1000) });
+    expect(writer.dropped).toBeGreaterThan(900);
+    release();
+    await first;
+    await writer.close();
+  });
+});
