@@ -77,12 +77,23 @@ function implicitErrors(op: Operation): ErrorCode[] {
   return codes;
 }
 
+/** Headers of every answer, and of the answers that name their own (Retry-After). */
+const commonHeaders = {
+  'Request-Id': { description: 'This call\'s id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help.', schema: { type: 'string', format: 'uuid' } },
+  'Sandbox-Warning': { description: 'One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all.', schema: { type: 'string' } },
+};
+const headersOf = (spec?: { headers?: Record<string, string> }) => ({
+  ...commonHeaders,
+  ...Object.fromEntries(Object.entries(spec?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+});
+
 function responses(op: Operation) {
   const defaultType = errorStyle(op) === 'jsonapi' ? JSON_API_MEDIA_TYPE : 'application/json';
   const out: Record<string, Record<string, unknown>> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
     out[status] = {
       description: spec.description,
+      headers: headersOf(spec),
       ...(spec.schema || spec.example !== undefined ? {
         content: { [spec.contentType ?? defaultType]: { ...(spec.schema ? { schema: plain(spec.schema) } : {}), ...(spec.example !== undefined ? { example: spec.example } : {}) } },
       } : {}),
@@ -102,7 +113,7 @@ function responses(op: Operation) {
         examples: Object.fromEntries(codes.map((c) => [c, { summary: errorCatalogue[c].title, value: errorBody(op, c).example }])),
       },
     };
-    out[status] = { description, content };
+    out[status] = { description, headers: headersOf(), content };
   }
   return out;
 }

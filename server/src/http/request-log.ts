@@ -121,7 +121,8 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
 
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (!logged(request)) return payload;
-    const capture = new BodyCapture(opts.bodyMaxBytes);
+    // Files and uploads are counted, not kept.
+    const capture = new BodyCapture(textual(request.headers['content-type']) ? opts.bodyMaxBytes : 0);
     request.loggedBody = capture;
     return payload.pipe(capture);
   });
