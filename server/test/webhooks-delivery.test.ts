@@ -6,14 +6,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { openDatabase, schema, type Db } from '../src/db/index.ts';
+import { eq, sql } from 'drizzle-orm';
+import { webhookEvents } from '@shopapi/contract';
+import { openDatabase, queryRows, schema, type Db } from '../src/db/index.ts';
 import { createClient } from '../src/domain/clients/service.ts';
 import { emitEvent } from '../src/domain/webhooks/outbox.ts';
 import { dispatchDue, maxAttempts, retryDelaysSeconds } from '../src/domain/webhooks/dispatcher.ts';
 import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 import { freePort } from './support/ports.ts';
+import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 
 let sb: TestSandbox & { databaseUrl?: string };
 let client: TestClient;
@@ -156,6 +158,97 @@ describe('delivery', () => {
     const [webhook] = await sb.database.db.select().from(schema.webhooks).where(eq(schema.webhooks.clientId, client.id)).limit(1);
     expect((await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries`, { token: other.token })).status).toBe(404);
     expect((await sb.call('POST', `/sandbox/webhooks/${webhook.id}/deliveries/1/redeliver`, { token: other.token })).status).toBe(404);
+  });
+});
+
+describe('payloads', () => {
+  /**
+   * The exact text of a resource object in a body. Answers and deliveries are compact JSON whose strings are spelled as
+   * JSON.stringify spells them, so stringifying the parsed object again gives its text back; the raw answer must
+   * contain that text, which checks it.
+   */
+  const textIn = (raw: string, resource: unknown) => {
+    const text = JSON.stringify(resource);
+    expect(raw, 'the resource object as it is written in the body').toContain(text);
+    return text;
+  };
+  /** The skeleton of a resource: its members in their order, without values (which change with its state). */
+  const skeleton = (text: string) => JSON.stringify(JSON.parse(text), (_key, value) => (value !== null && typeof value === 'object' ? value : null));
+
+  it('delivers as data the bytes GET /v3/{resource}/{id} answers for the same state, for every event of every entity', { timeout: 60_000 }, async () => {
+    const owner = await sb.newClient();
+    const call = (method: string, url: string, body?: unknown) => sb.call(method, url, { token: owner.token, body });
+    const pathOf = (event: string) => `/payloads/${owner.id}/${event}`;
+    const events = [...webhookEvents.shipment, ...webhookEvents.inbound];
+    for (const event of events) await createWebhook(sb.database.db, owner.id, event, pathOf(event));
+    const arrived = new Map<string, string[]>();
+    /** Sends what is due; the data of what arrived, by event type in order, each also as the events table holds it. */
+    async function deliver() {
+      const before = receiver.requests.length;
+      await dispatchDue(sb.database.db, options);
+      const fresh = receiver.requests.slice(before).filter((r) => r.path.startsWith(`/payloads/${owner.id}/`));
+      const now = new Map<string, string[]>();
+      for (const received of fresh) {
+        expect(received.verified).toBe(true);
+        const data = JSON.stringify(received.data);
+        const [stored] = await queryRows<{ payload: string }>(sb.database.db, sql`select payload::text as payload from events where id = ${received.id}`);
+        expect(stored.payload, `${received.type} as stored`).toBe(data);
+        now.set(received.type, [...(now.get(received.type) ?? []), data]);
+        arrived.set(received.type, [...(arrived.get(received.type) ?? []), data]);
+      }
+      return now;
+    }
+    async function read(path: string) {
+      const answer = await call('GET', path);
+      expect(answer.status, answer.raw).toBe(200);
+      return textIn(answer.raw, answer.body.data);
+    }
+    // Text whose spelling differs between writers: quotes, backslashes, control and non-ASCII characters, U+2028.
+    const tricky = 'He said "hi" \\ \n\t</script> ünï 𝄞 \u0001 \u2028';
+    await createProducts(sb, owner.token, ['PAY-1', 'PAY-2']);
+
+    // Inbound: received in part, so it walks PROCESSING → CHECKING → checkingUpdate → CHECKED in one transaction; the
+    // last event has the state GET answers afterwards, the earlier ones the same members in the same order.
+    const slip = await call('POST', '/v3/inboundPackingSlips', {
+      data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: `${uniqueNumber('PAY')} ${tricky}` } },
+      included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-1', quantity: 5 } }, { type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-2', quantity: 3 } }],
+    });
+    expect(slip.status, slip.raw).toBe(201);
+    const received = await call('POST', `/sandbox/inboundPackingSlips/${slip.body.data.id}/receive`, { items: [{ sku: 'PAY-1', quantity: 5 }, { sku: 'PAY-2', quantity: 2 }] });
+    expect(received.status, received.raw).toBe(201);
+    const inbound = `/v3/inbounds/${received.body.data.id}`;
+    let got = await deliver();
+    expect([...got.keys()]).toEqual(['inbound.processing', 'inbound.checking', 'inbound.checkingUpdate', 'inbound.checked']);
+    const checked = await read(inbound);
+    expect(got.get('inbound.checked')).toEqual([checked]);
+    for (const [type, [data]] of got) expect(skeleton(data), type).toBe(skeleton(checked));
+
+    // Shipment: the warehouse starts the order (created and readyToPick, one state), then it moves step by step.
+    const order = await call('POST', '/v3/orders', orderDocument(owner, { items: [{ sku: 'PAY-1', quantity: 2 }], attributes: { metadata: { extra2: tricky, extra1: 'b' } } }));
+    expect(order.status, order.raw).toBe(201);
+    expect((await call('POST', '/sandbox/clock/advance', { seconds: 1 })).status).toBe(200);
+    const shipments = (await call('GET', `/v3/shipments?orderId=${order.body.data.id}`)).body.data;
+    expect(shipments).toHaveLength(1);
+    const shipment = `/v3/shipments/${shipments[0].id}`;
+    got = await deliver();
+    const started = await read(shipment);
+    expect(Object.fromEntries(got)).toEqual({ 'shipment.created.3': [started], 'shipment.readyToPick.3': [started] });
+    for (const expected of [[], ['shipment.readyToShip.3'], ['shipment.shipped.3']]) {
+      expect((await call('POST', `${shipment}/advance`.replace('/v3/', '/sandbox/'))).status).toBe(200);
+      got = await deliver();
+      const now = await read(shipment);
+      expect([...got.keys()]).toEqual(expected);
+      for (const type of expected) expect(got.get(type), type).toEqual([now]);
+    }
+    expect(JSON.parse(await read(shipment)).attributes.tracking).not.toBeNull();
+
+    // The inbound completes by itself 2 hours later, on the client's clock.
+    expect((await call('POST', '/sandbox/clock/advance', { seconds: 2 * 3600 + 1 })).status).toBe(200);
+    got = await deliver();
+    expect(got.get('inbound.processed')).toEqual([await read(inbound)]);
+
+    // Every event of the spec was delivered and compared.
+    expect(events.filter((event) => !arrived.has(event))).toEqual([]);
   });
 });
 

@@ -119,6 +119,14 @@ export const inboundOperations = [
     errors: ['400', '401', '404', '406'],
   }),
   defineOperation({
+    operationId: 'getInboundPackingSlipItem', documents: ['v3'], method: 'GET', path: '/v3/inboundPackingSlipItems/{id}', tags, auth: true, success: 200,
+    summary: 'Read an inbound packing slip item',
+    description: `One announced product of a packing slip, with the quantity received so far. Like its packing slip, not returned after ${limits.packingSlipRetentionDays} days.`,
+    params: IdParams,
+    responses: { 200: { description: 'The packing slip item.', schema: SingleDocument(InboundPackingSlipItem) } },
+    errors: ['401', '404', '406'],
+  }),
+  defineOperation({
     operationId: 'listInbounds', documents: ['v3'], method: 'GET', path: '/v3/inbounds', tags, auth: true, success: 200,
     summary: 'List inbounds',
     description: 'Goods received for you, ordered by id ascending, cursor-paged. A CHECKED inbound completes by itself 2 hours later (your clock).',

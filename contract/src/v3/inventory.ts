@@ -123,6 +123,14 @@ export const stockOperations = [
     errors: [...readErrors, '404'],
   }),
   defineOperation({
+    operationId: 'getStockLocation', documents: ['v3'], method: 'GET', path: '/v3/stockLocations/{id}', tags, auth: true, success: 200,
+    summary: 'Read a stock location',
+    description: 'One of your stock locations: the warehouse, the kind of location and its code. Stock names its location in `relationships.stockLocation`; `GET /v3/stock?include=stockLocation` lists them with the stock.',
+    params: IdParams,
+    responses: { 200: { description: 'The stock location.', schema: SingleDocument(StockLocation) } },
+    errors: ['401', '404', '406'],
+  }),
+  defineOperation({
     operationId: 'listStockLevels', documents: ['v3'], method: 'GET', path: '/v3/stockLevels', tags, auth: true, success: 200, rateLimit: 'stockLevels',
     summary: 'List stock levels',
     description: `The stock levels of your products, one entry per warehouse, keyset-paged by \`sort\`: \`id\` (default) or \`mutatedOn,id\` (oldest mutation first; products without mutations first). \`page[cursor]\` is the id of the last product seen.\n\nFormulas, per product and warehouse:\n\n${stockLevelFormulas.map((f) => `- ${f}`).join('\n')}`,
@@ -157,5 +165,13 @@ export const stockOperations = [
     }),
     responses: { 200: { description: 'A page of stock mutations.', schema: CollectionDocument(StockMutation) } },
     errors: [...readErrors],
+  }),
+  defineOperation({
+    operationId: 'getStockMutation', documents: ['v3'], method: 'GET', path: '/v3/stockMutations/{id}', tags, auth: true, success: 200,
+    summary: 'Read a stock mutation',
+    description: `One booking of the stock ledger. Like the list, a mutation older than ${limits.stockMutationRetentionDays} days is not returned: 404.`,
+    params: IdParams,
+    responses: { 200: { description: 'The stock mutation.', schema: SingleDocument(StockMutation) } },
+    errors: ['401', '404', '406'],
   }),
 ];

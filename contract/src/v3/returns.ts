@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { returnConditions, warehouseCodes } from '../enums.ts';
 import { DateOnly, Nullable } from '../formats.ts';
-import { CollectionDocument, Resource, ToOne } from '../jsonapi.ts';
-import { PageQuery, defineOperation } from '../operation.ts';
+import { CollectionDocument, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
+import { IdParams, PageQuery, defineOperation } from '../operation.ts';
 
 const nullableWarehouse = Nullable(Type.Union(warehouseCodes.map((c) => Type.Literal(c))));
 
@@ -40,5 +40,13 @@ export const returnOperations = [
     }),
     responses: { 200: { description: 'A page of return items.', schema: CollectionDocument(ReturnItem) } },
     errors: ['400', '401', '406'],
+  }),
+  defineOperation({
+    operationId: 'getReturnItem', documents: ['v3'], method: 'GET', path: '/v3/returnItems/{id}', tags: ['Returns'], auth: true, success: 200,
+    summary: 'Read a return item',
+    description: 'One returned product as the warehouse processed it. An announced return (RMA) item that has not been processed yet is not a return item: 404.',
+    params: IdParams,
+    responses: { 200: { description: 'The return item.', schema: SingleDocument(ReturnItem) } },
+    errors: ['401', '404', '406'],
   }),
 ];

@@ -109,6 +109,7 @@ export const WebhookDelivery = Resource('webhookDelivery', Type.Object({
 }), Type.Object({ webhook: ToOne('webhook') }), 'One event sent to one webhook, with its attempts.');
 
 const tags = ['Sandbox'];
+const DeliveryParams = Type.Object({ ...IdParams.properties, deliveryId: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Delivery id, from the delivery log.' }) });
 
 export const webhookDeliveryOperations = [
   defineOperation({
@@ -121,10 +122,18 @@ export const webhookDeliveryOperations = [
     errors: ['400', '401', '404', '406'],
   }),
   defineOperation({
+    operationId: 'sandboxGetWebhookDelivery', documents: ['v3'], method: 'GET', path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}', tags, auth: true, success: 200,
+    summary: 'Read a delivery of a webhook (sandbox)',
+    description: 'One entry of the delivery log: the event sent, its status and every attempt with its status code and duration.',
+    params: DeliveryParams,
+    responses: { 200: { description: 'The delivery.', schema: SingleDocument(WebhookDelivery) } },
+    errors: ['401', '404', '406'],
+  }),
+  defineOperation({
     operationId: 'sandboxRedeliverWebhookDelivery', documents: ['v3'], method: 'POST', path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}/redeliver', tags, auth: true, success: 201,
     summary: 'Send an event again (sandbox)',
     description: 'Queues the delivery\'s event again as a new delivery, sent within seconds with the same `webhook-id`, so a receiver that deduplicates handles it once. An inactive webhook answers 409: reactivate it first with PUT and `isActive` true.',
-    params: Type.Object({ ...IdParams.properties, deliveryId: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Delivery id, from the delivery log.' }) }),
+    params: DeliveryParams,
     responses: { 201: { description: 'The new delivery.', schema: SingleDocument(WebhookDelivery) } },
     errors: ['401', '404', '406', '409'],
   }),

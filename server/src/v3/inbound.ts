@@ -7,7 +7,7 @@ import { ApiError, apiError } from '../http/errors.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { enumListFilter, includesOf, pageOf, paginationLinks } from '../http/query.ts';
 import {
-  createPackingSlip, findInbound, findInboundItem, findPackingSlip, itemsOfInbounds, itemsOfPackingSlips, latestInbounds, listInbounds,
+  createPackingSlip, findInbound, findInboundItem, findPackingSlip, findPackingSlipItem, itemsOfInbounds, itemsOfPackingSlips, latestInbounds, listInbounds,
   listPackingSlips, receivePackingSlip, type InboundRow, type PackingSlipRow, type ReceivedQuantity,
 } from '../domain/inbound/service.ts';
 import type { Client } from '../domain/clients/service.ts';
@@ -92,6 +92,12 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     if (!slip) throw apiError('404', `Inbound packing slip ${request.params.id} not found.`);
     const { data, included } = await slipDocuments([slip], include, baseOf(request));
     return { data: data[0], ...(included ? { included } : {}) };
+  });
+
+  route(app, 'getInboundPackingSlipItem', async (request) => {
+    const item = await findPackingSlipItem(db, request.client, request.params.id);
+    if (!item) throw apiError('404', `Inbound packing slip item ${request.params.id} not found.`);
+    return { data: packingSlipItemResource(item, baseOf(request)) };
   });
 
   route(app, 'listInbounds', async (request) => {

@@ -1,8 +1,9 @@
 // v3 return items (read-only).
 import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
+import { apiError } from '../http/errors.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
-import { listReturnItems } from '../domain/returns/service.ts';
+import { findReturnItem, listReturnItems } from '../domain/returns/service.ts';
 import { returnItemResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
 
@@ -15,5 +16,11 @@ export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       processedOnGt: request.query['filter[processedOn][gt]'],
     }, page);
     return { data: rows.map((r) => returnItemResource(r, base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route(app, 'getReturnItem', async (request) => {
+    const item = await findReturnItem(db, request.client.id, request.params.id);
+    if (!item) throw apiError('404', `Return item ${request.params.id} not found.`);
+    return { data: returnItemResource(item, baseOf(request)) };
   });
 }

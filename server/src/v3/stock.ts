@@ -1,10 +1,12 @@
-// v3 stock, stock levels and stock mutations (read-only): thin handlers over the inventory service.
+// v3 stock, stock locations, stock levels and stock mutations (read-only): thin handlers over the inventory service.
 import type { FastifyInstance } from 'fastify';
 import { expirationStatuses, locationTypes, stockMutationTypes } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { enumListFilter, includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { findStock, findStockLevels, listStock, listStockLevels, listStockMutations, locationsOf, type StockRow } from '../domain/inventory/service.ts';
+import {
+  findStock, findStockLevels, findStockLocation, findStockMutation, listStock, listStockLevels, listStockMutations, locationsOf, type StockRow,
+} from '../domain/inventory/service.ts';
 import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
 
@@ -39,6 +41,12 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     return { data: data[0], ...rest };
   });
 
+  route(app, 'getStockLocation', async (request) => {
+    const location = await findStockLocation(db, request.client.id, request.params.id);
+    if (!location) throw apiError('404', `Stock location ${request.params.id} not found.`);
+    return { data: stockLocationResource(location, baseOf(request)) };
+  });
+
   route(app, 'listStockLevels', async (request) => {
     const base = baseOf(request);
     const q = request.query;
@@ -68,5 +76,11 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       synced: q['filter[synced]'],
     }, page);
     return { data: rows.map((m) => stockMutationResource(m, base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route(app, 'getStockMutation', async (request) => {
+    const mutation = await findStockMutation(db, request.client, request.params.id);
+    if (!mutation) throw apiError('404', `Stock mutation ${request.params.id} not found.`);
+    return { data: stockMutationResource(mutation, baseOf(request)) };
   });
 }

@@ -1,8 +1,8 @@
-// Sandbox: the delivery log of a webhook and redelivery of an event.
+// Sandbox: the delivery log of a webhook, one delivery, and redelivery of an event.
 import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
-import { deliveryStatus, listDeliveries, redeliver, type DeliveryLogEntry } from '../domain/webhooks/outbox.ts';
+import { deliveryStatus, findDelivery, listDeliveries, redeliver, type DeliveryLogEntry } from '../domain/webhooks/outbox.ts';
 import type { AppContext } from '../app.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -30,6 +30,11 @@ export function webhookDeliveryRoutes(app: FastifyInstance, { db, baseOf }: AppC
     const page = pageOf(request.query);
     const entries = await listDeliveries(db, request.client.id, request.params.id, page);
     return { data: entries.map((e) => webhookDeliveryResource(e, base)), links: paginationLinks(request, base, page, entries.map((e) => e.delivery)) };
+  });
+
+  route(app, 'sandboxGetWebhookDelivery', async (request) => {
+    const entry = await findDelivery(db, request.client.id, request.params.id, request.params.deliveryId);
+    return { data: webhookDeliveryResource(entry, baseOf(request)) };
   });
 
   route(app, 'sandboxRedeliverWebhookDelivery', async (request) => {

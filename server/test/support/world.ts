@@ -12,6 +12,8 @@ export interface World {
   /** Ids by resource name as it appears in paths, lower case (orders, orderitems, webhooks, ...). */
   ids: Record<string, number>;
   sku: string;
+  /** The Request-Id of one of the client's calls: the id of its request log entry. */
+  requestId: string;
   /** Identifiers request bodies refer to objects by, keyed by the body field that carries them. */
   refs: Record<string, string | number | number[]>;
 }
@@ -46,12 +48,17 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
     const slip = structuredClone(slipExample);
     slipReference = `WORLD-${client.id}-${Date.now().toString(36)}`;
     slip.data.attributes.reference = slipReference;
-    ids.inboundpackingslips = (await must(sb, 'POST', '/v3/inboundPackingSlips', token, slip)).data.id;
+    const created = await must(sb, 'POST', '/v3/inboundPackingSlips', token, slip);
+    ids.inboundpackingslips = created.data.id;
+    ids.inboundpackingslipitems = created.included?.[0]?.id;
     await must(sb, 'POST', `/sandbox/inboundPackingSlips/${ids.inboundpackingslips}/receive`, token);
     const inbounds = await must(sb, 'GET', '/v3/inbounds?include=inboundItems', token);
     ids.inbounds = inbounds.data[0]?.id;
     ids.inbounditems = inbounds.included?.[0]?.id;
-    ids.stock = (await must(sb, 'GET', '/v3/stock', token)).data[0]?.id;
+    const stock = await must(sb, 'GET', '/v3/stock', token);
+    ids.stock = stock.data[0]?.id;
+    ids.stocklocations = stock.data[0]?.relationships.stockLocation.data?.id;
+    ids.stockmutations = (await must(sb, 'GET', '/v3/stockMutations', token)).data[0]?.id;
   }
 
   const webhook = await sb.call('POST', '/v3/webhooks', { token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks', isActive: true } } } });
@@ -73,12 +80,19 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   const shipment = await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token);
   ids.shipments = shipment.data.id;
   ids.shipmentitems = shipment.data.relationships.shipmentItems.data[0].id;
+  // A shipment of its own comes back, so the one above stays as it was shipped.
+  const returnedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
+  const returned = await must(sb, 'POST', `/sandbox/orders/${returnedOrder.id}/ship`, token);
+  ids.returnitems = (await must(sb, 'POST', `/sandbox/shipments/${returned.data.id}/return`, token, { items: [{ sku, quantity: 1, condition: 'RETURN' }] })).data[0].id;
 
   if (ids.webhooks) {
     const deliveries = await sb.call('GET', `/sandbox/webhooks/${ids.webhooks}/deliveries`, { token });
     ids.deliveries = deliveries.body?.data?.[0]?.id;
   }
-  const settings = (await must(sb, 'GET', '/settings/get', token)).result;
+  const settingsAnswer = await sb.call('GET', '/settings/get', { token });
+  if (settingsAnswer.status !== 200) throw new Error(`world: GET /settings/get answered ${settingsAnswer.status}`);
+  const settings = settingsAnswer.body.result;
+  const requestId = String(settingsAnswer.headers['request-id']);
   ids.returnreasons = settings.returnReasons[0].id;
   ids.shippingmethods = settings.mainShippingMethods[0].id;
   ids.returnshippingmethods = settings.returnShippingMethods[0].id;
@@ -91,12 +105,13 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
     ids: [ids.shipments],
     ...(slipReference ? { purchaseOrderId: ids.inboundpackingslips, reference: slipReference } : {}),
   };
-  return { client, ids, sku, refs };
+  return { client, ids, sku, requestId, refs };
 }
 
 /** Which world id a path parameter takes: by name where the name says it, else by the resource before it. */
-function idFor(op: Operation, name: string, offset: number, world: World): number | undefined {
+function idFor(op: Operation, name: string, offset: number, world: World): number | string | undefined {
   if (name === 'deliveryId') return world.ids.deliveries;
+  if (op.path.startsWith('/sandbox/requests/')) return world.requestId;
   if (name === 'sm') return world.ids.returnshippingmethods;
   if (op.path.startsWith('/v2/returnlabel/')) return world.ids.shipments;
   const segments = op.path.slice(0, offset).split('/').filter(Boolean);

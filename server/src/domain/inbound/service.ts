@@ -118,6 +118,14 @@ export async function itemsOfPackingSlips(db: Db, slipIds: number[]): Promise<Pa
   return db.select().from(inboundPackingSlipItems).where(inArray(inboundPackingSlipItems.inboundPackingSlipId, slipIds)).orderBy(asc(inboundPackingSlipItems.id));
 }
 
+/** One item of a packing slip the client can read (the slip's retention applies to its items). */
+export async function findPackingSlipItem(db: Db, client: Client, id: number): Promise<PackingSlipItemRow | undefined> {
+  const [row] = await db.select({ item: inboundPackingSlipItems }).from(inboundPackingSlipItems)
+    .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
+    .where(and(eq(inboundPackingSlipItems.clientId, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
+  return row?.item;
+}
+
 /** The latest inbound of each packing slip. */
 export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<number, number>> {
   if (!slipIds.length) return new Map();

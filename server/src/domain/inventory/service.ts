@@ -46,6 +46,11 @@ export async function locationsOf(db: Db, clientId: number, ids: number[]): Prom
   return db.select().from(stockLocations).where(and(eq(stockLocations.clientId, clientId), inArray(stockLocations.id, [...new Set(ids)]))).orderBy(asc(stockLocations.id));
 }
 
+export async function findStockLocation(db: Db, clientId: number, id: number): Promise<StockLocationRow | undefined> {
+  const [row] = await db.select().from(stockLocations).where(and(eq(stockLocations.clientId, clientId), eq(stockLocations.id, id)));
+  return row;
+}
+
 // ---- stock levels
 
 export interface ProductStockLevels {
@@ -181,17 +186,21 @@ export interface StockMutationFilters {
   synced?: boolean;
 }
 
+const mutationVisible = (client: Client) => gte(stockMutations.createdOn, daysBefore(clientNow(client), limits.stockMutationRetentionDays));
+
 export async function listStockMutations(db: Db, client: Client, filters: StockMutationFilters, page: Page): Promise<StockMutationRow[]> {
-  const conditions = [
-    eq(stockMutations.clientId, client.id),
-    gt(stockMutations.id, page.cursor),
-    gte(stockMutations.createdOn, daysBefore(clientNow(client), limits.stockMutationRetentionDays)),
-  ];
+  const conditions = [eq(stockMutations.clientId, client.id), gt(stockMutations.id, page.cursor), mutationVisible(client)];
   if (filters.createdOnLt) conditions.push(lt(stockMutations.createdOn, startOfDay(filters.createdOnLt)));
   if (filters.createdOnGt) conditions.push(gte(stockMutations.createdOn, dayAfter(filters.createdOnGt)));
   if (filters.types) conditions.push(inArray(stockMutations.type, filters.types));
   if (filters.synced !== undefined) conditions.push(eq(stockMutations.synced, filters.synced));
   return db.select().from(stockMutations).where(and(...conditions)).orderBy(asc(stockMutations.id)).limit(page.size);
+}
+
+/** One mutation of the ledger, within the same retention window as the list. */
+export async function findStockMutation(db: Db, client: Client, id: number): Promise<StockMutationRow | undefined> {
+  const [row] = await db.select().from(stockMutations).where(and(eq(stockMutations.clientId, client.id), eq(stockMutations.id, id), mutationVisible(client)));
+  return row;
 }
 
 // ---- bookings (call them inside the caller's transaction)

@@ -115,6 +115,12 @@ export async function listReturnItems(db: Db, clientId: number, filters: { proce
   return db.select().from(returnItems).where(and(...conditions)).orderBy(asc(returnItems.id)).limit(page.size);
 }
 
+/** One processed return item; an announced item not yet processed is not one. */
+export async function findReturnItem(db: Db, clientId: number, id: number): Promise<ReturnItemRow | undefined> {
+  const [row] = await db.select().from(returnItems).where(and(eq(returnItems.clientId, clientId), eq(returnItems.id, id), isNotNull(returnItems.processedOn)));
+  return row;
+}
+
 /** Processed return items of one order and/or a processing period, oldest first, at most `limit` (the v2 return-items query). */
 export async function processedReturnItems(db: Db, clientId: number, filters: { externalOrderNumber?: string | null; from?: Date; to?: Date }, limit: number): Promise<ReturnItemRow[]> {
   const conditions = [eq(returnItems.clientId, clientId), isNotNull(returnItems.processedOn)];

@@ -89,15 +89,26 @@ export async function listDeliveries(db: Db, clientId: number, webhookId: number
   return logEntries(db, rows);
 }
 
+/** One entry of the delivery log of one of the client's webhooks. */
+export async function findDelivery(db: Db, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryLogEntry> {
+  await requireWebhook(db, clientId, webhookId);
+  return (await logEntries(db, [await requireDelivery(db, clientId, webhookId, deliveryId)]))[0];
+}
+
+async function requireDelivery(db: Db, clientId: number, webhookId: number, deliveryId: number) {
+  const [delivery] = await db.select().from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
+  if (!delivery) throw apiError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
+  return delivery;
+}
+
 /**
  * Sends an event of the delivery log again, as a new delivery with the same event id (receivers deduplicate by
  * webhook-id). An inactive webhook answers 409: it would only queue the delivery until a PUT reactivates it.
  */
 export async function redeliver(db: Db, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryLogEntry> {
   const webhook = await requireWebhook(db, clientId, webhookId);
-  const [original] = await db.select().from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
-  if (!original) throw apiError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
+  const original = await requireDelivery(db, clientId, webhookId, deliveryId);
   if (!webhook.isActive) throw apiError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
   const [row] = await db.insert(webhookDeliveries).values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() }).returning();
   return (await logEntries(db, [row]))[0];
