@@ -2,7 +2,6 @@
 // what was asked (warnings).
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from './operation.ts';
-import { limits } from './limits.ts';
 import { MAX_ID, PaginationLinks, SelfLinks } from './jsonapi.ts';
 
 const tags = ['Sandbox'];
@@ -17,19 +16,19 @@ export const RequestWarning = Type.Object({
   source: Type.Optional(Type.String({ description: 'Where in the request: a JSON pointer into the body as sent, or a query parameter.' })),
 });
 
-const Message = (what: string, withBody: boolean) => Type.Object({
+const Message = (what: string) => Type.Object({
   contentType: Type.Union([Type.String(), Type.Null()]),
   bytes: Type.Integer({ minimum: 0, description: `Size of the ${what} body in bytes.` }),
   truncated: Type.Boolean({ description: `The ${what} body was longer than the log keeps (REQUEST_LOG_BODY_MAX_BYTES, 64 KiB by default); body holds its start.` }),
-  ...(withBody ? {
-    body: Type.Union([Type.String(), Type.Null()], {
-      description: `The ${what} body as text, with passwords, tokens and webhook secrets replaced by [redacted]; null when there was none or it is binary (files, multipart uploads).`,
-    }),
-  } : {}),
+  body: Type.Union([Type.String(), Type.Null()], {
+    description: `The ${what} body as text, with passwords, tokens and webhook secrets replaced by [redacted]; null when there was none or it is binary (files, multipart uploads).`,
+  }),
 });
 
-function SandboxRequest(withBodies: boolean) {
-  return Type.Object({
+/** A page of entries carries their bodies too (one representation per resource), so pages are short. */
+export const sandboxRequestsPageSizeMax = 20;
+
+export const SandboxRequest = Type.Object({
     type: Type.Literal('sandboxRequest'),
     id: Type.String({ pattern: requestIdPattern, description: 'The Request-Id header of the answer.' }),
     attributes: Type.Object({
@@ -41,12 +40,11 @@ function SandboxRequest(withBodies: boolean) {
       status: Type.Integer(),
       durationMs: Type.Number({ description: 'From the request\'s arrival to the answer being sent.' }),
       warnings: Type.Array(RequestWarning),
-      request: Message('request', withBodies),
-      response: Message('response', withBodies),
+      request: Message('request'),
+      response: Message('response'),
     }),
     links: SelfLinks,
   }, { title: 'sandboxRequest' });
-}
 
 const statusFilter = '^([1-5][0-9][0-9]|[1-5]xx)(,([1-5][0-9][0-9]|[1-5]xx))*$';
 
@@ -54,9 +52,9 @@ export const sandboxRequestOperations = [
   defineOperation({
     operationId: 'listSandboxRequests', documents: ['v3'], method: 'GET', path: '/sandbox/requests', tags, auth: true, success: 200,
     summary: 'List your requests (sandbox)',
-    description: 'Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration and warnings. Bodies are left out here; read one entry for them. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. Follow `links.next` for older entries.',
+    description: 'Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration, warnings and bodies. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. Follow `links.next` for older entries.',
     query: Type.Object({
-      'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: limits.pageSizeDefault, description: `Entries per page, 1 to ${limits.pageSizeMax}; larger values are capped.` })),
+      'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: sandboxRequestsPageSizeMax, description: `Entries per page, 1 to ${sandboxRequestsPageSizeMax} (each carries its bodies); larger values are capped.` })),
       'page[cursor]': Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Position from a `next` link: the page continues with older entries.' })),
       'filter[status]': Type.Optional(Type.String({ pattern: statusFilter, maxLength: 200, description: 'Comma-separated statuses or classes: 404, 4xx, 200,201.', examples: ['4xx'] })),
       'filter[method]': Type.Optional(Type.String({ pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', maxLength: 100, description: 'Comma-separated methods: GET, POST, PUT, PATCH, DELETE.', examples: ['POST'] })),
@@ -66,7 +64,7 @@ export const sandboxRequestOperations = [
     responses: {
       200: {
         description: 'A page of your requests, newest first.',
-        schema: Type.Object({ data: Type.Array(SandboxRequest(false)), links: PaginationLinks }),
+        schema: Type.Object({ data: Type.Array(SandboxRequest), links: PaginationLinks }),
       },
     },
     errors: ['400', '401', '406'],
@@ -74,9 +72,9 @@ export const sandboxRequestOperations = [
   defineOperation({
     operationId: 'getSandboxRequest', documents: ['v3'], method: 'GET', path: '/sandbox/requests/{id}', tags, auth: true, success: 200,
     summary: 'Read one request (sandbox)',
-    description: 'One entry of your request log by its Request-Id (the header of every answer, and `meta.requestId` of JSON:API error bodies), with the request and answer bodies. Another client\'s request id answers 404.',
+    description: 'One entry of your request log by its Request-Id (the header of every answer, and `meta.requestId` of JSON:API error bodies). Another client\'s request id answers 404.',
     params: Type.Object({ id: Type.String({ pattern: requestIdPattern, maxLength: 36, description: 'The Request-Id.' }) }),
-    responses: { 200: { description: 'The entry with its bodies.', schema: Type.Object({ data: SandboxRequest(true) }) } },
+    responses: { 200: { description: 'The entry with its bodies.', schema: Type.Object({ data: SandboxRequest }) } },
     errors: ['401', '404', '406'],
   }),
 ];

@@ -66,7 +66,10 @@ describe('GET /sandbox/requests', () => {
     });
     expect(data[0].attributes.durationMs).toBeGreaterThan(0);
     expect(Date.parse(data[0].attributes.receivedAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(data[0].attributes.response).toEqual({ contentType: 'application/vnd.api+json', bytes: Buffer.byteLength(orders.raw), truncated: false });
+    expect(data[0].attributes.response).toEqual({ contentType: 'application/vnd.api+json', bytes: Buffer.byteLength(orders.raw), truncated: false, body: orders.raw });
+    expect(data[0].attributes.request).toEqual({ contentType: null, bytes: 0, truncated: false, body: null });
+    // One representation: the entry alone is the entry in the page.
+    expect((await entry(data[0].id, fresh.token)).body.data).toEqual(data[0]);
     expect(data[1].attributes.api).toBe('v2');
     expect(data[2].attributes.api).toBe('token');
   });
@@ -112,6 +115,19 @@ describe('GET /sandbox/requests', () => {
     expect(JSON.parse(v3Entry.body.data.attributes.response.body)).toEqual(missing.body);
     expect(v2Entry.body.data.attributes).toMatchObject({ status: v2.status, api: 'v2', operationId: 'addOrderV2' });
     expect(JSON.parse(v2Entry.body.data.attributes.request.body)).toEqual({ externalOrderNumber: 'X' });
+  });
+
+  it('keeps the warnings of a lenient call, the same ones its Sandbox-Warning headers carried', async () => {
+    const v2 = await sb.call('POST', '/order/search', { token: client.token, body: { ExternalOrderNumber: 'NONE-1', Colour: 'blue' } });
+    const v3 = await sb.call('GET', '/v3/orders?page[size]=500', { token: client.token });
+    for (const answer of [v2, v3]) {
+      const headerLines = ([] as string[]).concat(answer.headers['sandbox-warning'] as string | string[]);
+      const { data } = (await entry(requestIdOf(answer))).body;
+      expect(data.attributes.warnings.length).toBeGreaterThan(0);
+      expect(data.attributes.warnings.map((w: { kind: string; source?: string; detail: string }) => `${w.kind}${w.source ? ` ${w.source}` : ''}: ${w.detail}`)).toEqual(headerLines);
+    }
+    const { data } = (await entry(requestIdOf(v2))).body;
+    expect(data.attributes.warnings).toContainEqual(expect.objectContaining({ kind: 'ignored', source: '/Colour' }));
   });
 
   it('cuts long bodies at the configured size and says so', async () => {

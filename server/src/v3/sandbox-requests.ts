@@ -1,15 +1,16 @@
 // The request log as the client reads it: GET /sandbox/requests (newest first) and GET /sandbox/requests/{id}.
 import type { FastifyInstance } from 'fastify';
-import { limits } from '@shopapi/contract';
+import { sandboxRequestsPageSizeMax } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { paginationLinks } from '../http/query.ts';
-import { findRequest, listRequests, type RequestLogFilter, type RequestLogSummary, type RequestLogRow } from '../domain/request-log/reader.ts';
+import { findRequest, listRequests, type RequestLogFilter, type RequestLogRow } from '../domain/request-log/reader.ts';
 import type { AppContext } from '../app.ts';
 
-const message = (contentType: string | null, bytes: number, truncated: boolean) => ({ contentType, bytes, truncated });
+const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({ contentType, bytes, truncated, body });
 
-function sandboxRequestResource(row: RequestLogSummary, base: string) {
+/** The one representation of an entry, in a page and alone. */
+function sandboxRequestResource(row: RequestLogRow, base: string) {
   return {
     type: 'sandboxRequest',
     id: row.requestId,
@@ -22,18 +23,11 @@ function sandboxRequestResource(row: RequestLogSummary, base: string) {
       status: row.status,
       durationMs: row.durationMs,
       warnings: row.warnings,
-      request: message(row.requestContentType, row.requestBytes, row.requestTruncated),
-      response: message(row.responseContentType, row.responseBytes, row.responseTruncated),
+      request: message(row.requestContentType, row.requestBytes, row.requestTruncated, row.requestBody),
+      response: message(row.responseContentType, row.responseBytes, row.responseTruncated, row.responseBody),
     },
     links: { self: `${base}/sandbox/requests/${row.requestId}` },
   };
-}
-
-function withBodies(row: RequestLogRow, base: string) {
-  const resource = sandboxRequestResource(row, base);
-  resource.attributes.request = { ...resource.attributes.request, body: row.requestBody } as typeof resource.attributes.request;
-  resource.attributes.response = { ...resource.attributes.response, body: row.responseBody } as typeof resource.attributes.response;
-  return resource;
 }
 
 function filterOf(query: Record<string, string | undefined>): RequestLogFilter {
@@ -52,7 +46,7 @@ export function sandboxRequestRoutes(app: FastifyInstance, { db, baseOf }: AppCo
     // Entries of calls answered a moment ago may still be queued: write them first, so a client sees its last call.
     await app.requestLog.flush();
     const base = baseOf(request);
-    const size = Math.min(Number(request.query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
+    const size = Math.min(Number(request.query['page[size]'] ?? sandboxRequestsPageSizeMax), sandboxRequestsPageSizeMax);
     const before = Number(request.query['page[cursor]'] ?? 0);
     const rows = await listRequests(db, request.client.id, { before, size }, filterOf(request.query));
     return { data: rows.map((row) => sandboxRequestResource(row, base)), links: paginationLinks(request, base, { cursor: before, size }, rows) };
@@ -62,6 +56,6 @@ export function sandboxRequestRoutes(app: FastifyInstance, { db, baseOf }: AppCo
     await app.requestLog.flush();
     const row = await findRequest(db, request.client.id, request.params.id);
     if (!row) throw apiError('404', `No request ${request.params.id} in your request log.`);
-    return { data: withBodies(row, baseOf(request)) };
+    return { data: sandboxRequestResource(row, baseOf(request)) };
   });
 }

@@ -1,11 +1,10 @@
 // Reading a client's request log: newest first, by cursor, with filters; one entry by its request id.
-import { and, desc, eq, getTableColumns, inArray, like, lt, or, gte, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, like, lt, or, gte, type SQL } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.ts';
 
 const { requestLog } = schema;
 
 export type RequestLogRow = typeof requestLog.$inferSelect;
-export type RequestLogSummary = Omit<RequestLogRow, 'requestBody' | 'responseBody'>;
 
 export interface RequestLogFilter {
   /** Exact statuses (404) and classes (4 for 4xx). */
@@ -20,9 +19,7 @@ export interface RequestLogFilter {
 /** LIKE pattern for a literal prefix: %, _ and \ in it match only themselves. */
 const prefixPattern = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const { requestBody: _requestBody, responseBody: _responseBody, ...summaryColumns } = getTableColumns(requestLog);
-
-export async function listRequests(db: Db, clientId: number, page: { before?: number; size: number }, filter: RequestLogFilter): Promise<RequestLogSummary[]> {
+export async function listRequests(db: Db, clientId: number, page: { before?: number; size: number }, filter: RequestLogFilter): Promise<RequestLogRow[]> {
   const conditions: (SQL | undefined)[] = [eq(requestLog.clientId, clientId)];
   if (page.before) conditions.push(lt(requestLog.id, page.before));
   if (filter.statuses?.length || filter.statusClasses?.length) {
@@ -34,7 +31,7 @@ export async function listRequests(db: Db, clientId: number, page: { before?: nu
   if (filter.methods?.length) conditions.push(inArray(requestLog.method, filter.methods));
   if (filter.pathPrefix) conditions.push(like(requestLog.url, prefixPattern(filter.pathPrefix)));
   if (filter.requestId) conditions.push(eq(requestLog.requestId, filter.requestId));
-  return db.select(summaryColumns).from(requestLog).where(and(...conditions)).orderBy(desc(requestLog.id)).limit(page.size);
+  return db.select().from(requestLog).where(and(...conditions)).orderBy(desc(requestLog.id)).limit(page.size);
 }
 
 export async function findRequest(db: Db, clientId: number, requestId: string): Promise<RequestLogRow | undefined> {
