@@ -17,6 +17,7 @@ export * from './v3/inventory.ts';
 export * from './v3/inbound.ts';
 export * from './v3/returns.ts';
 export * from './sandbox.ts';
+export * from './sandbox-settings.ts';
 export * from './sandbox-requests.ts';
 export * from './v3/webhook-deliveries.ts';
 export * from './v2/common.ts';

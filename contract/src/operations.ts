@@ -8,6 +8,7 @@ import { productOperations } from './v3/products.ts';
 import { webhookOperations } from './v3/webhooks.ts';
 import { referenceCollectionOperations } from './v3/reference-collections.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { sandboxSettingsOperations } from './sandbox-settings.ts';
 import { sandboxRequestOperations } from './sandbox-requests.ts';
 import { webhookDeliveryOperations } from './v3/webhook-deliveries.ts';
 import { stockOperations } from './v3/inventory.ts';
@@ -41,6 +42,7 @@ export const operations: Operation[] = [
   ...inboundOperations,
   ...returnOperations,
   ...sandboxOperations,
+  ...sandboxSettingsOperations,
   ...sandboxRequestOperations,
   ...webhookDeliveryOperations,
   ...v2OrderOperations,

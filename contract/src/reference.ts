@@ -1,44 +1,50 @@
-// Reference data: the fixed lists every client sees, and the templates seeded for each new client.
+// Reference data: the templates a new client's settings start from (the integrator reshapes them with
+// PUT /sandbox/settings), and the fixed lists every client shares.
 import type { WarehouseCode } from './enums.ts';
-
-export const countries = [
-  ['NL', 'Netherlands'], ['BE', 'Belgium'], ['DE', 'Germany'], ['FR', 'France'], ['GB', 'United Kingdom'], ['LU', 'Luxembourg'],
-  ['AT', 'Austria'], ['DK', 'Denmark'], ['ES', 'Spain'], ['IT', 'Italy'], ['PL', 'Poland'], ['SE', 'Sweden'], ['IE', 'Ireland'],
-  ['PT', 'Portugal'], ['FI', 'Finland'], ['CZ', 'Czechia'], ['CH', 'Switzerland'], ['NO', 'Norway'], ['US', 'United States'],
-  ['ES-CN', 'Canary Islands'],
-].map(([code, name], i) => ({ id: i + 1, code, name }));
 
 export const euCountryCodes = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE']);
 
 /** Countries where postcode and house number are required (v2 spec section 5; v3 follows the same rule). */
 export const houseNumberRequiredCountries = new Set(['NL', 'BE', 'DE']);
 
-/** At most 11 languages, names in Dutch. */
-export const languages = [
-  ['nl', 'Nederlands'], ['en', 'Engels'], ['de', 'Duits'], ['fr', 'Frans'], ['es', 'Spaans'], ['it', 'Italiaans'],
-  ['pl', 'Pools'], ['sv', 'Zweeds'], ['da', 'Deens'], ['pt', 'Portugees'], ['fi', 'Fins'],
-].map(([code, name], i) => ({ id: i + 1, code, name }));
+/** Obsolete in the spec: every order names the single method 1. Its code is the one real accounts show. */
+export const paymentMethods = [{ id: 1, code: 'GI', name: 'Giro' }];
 
-export const paymentMethods = [{ id: 1, code: 'DEFAULT', name: 'Default (obsolete)' }];
+export const countryTemplates = [
+  ['NL', 'Netherlands'], ['BE', 'Belgium'], ['DE', 'Germany'], ['FR', 'France'], ['GB', 'United Kingdom'], ['LU', 'Luxembourg'],
+  ['AT', 'Austria'], ['DK', 'Denmark'], ['ES', 'Spain'], ['IT', 'Italy'], ['PL', 'Poland'], ['SE', 'Sweden'], ['IE', 'Ireland'],
+  ['PT', 'Portugal'], ['FI', 'Finland'], ['CZ', 'Czechia'], ['CH', 'Switzerland'], ['NO', 'Norway'], ['US', 'United States'],
+  ['ES-CN', 'Canary Islands'],
+].map(([code, name]) => ({ code, name }));
+
+/** ISO 639-1 codes in upper case, names in Dutch, as the warehouse's own system lists them; at most 11 (spec). */
+export const languageTemplates = [
+  ['NL', 'Nederlands'], ['EN', 'Engels'], ['DE', 'Duits'], ['FR', 'Frans'], ['ES', 'Spaans'], ['IT', 'Italiaans'],
+  ['PL', 'Pools'], ['SV', 'Zweeds'], ['DA', 'Deens'], ['PT', 'Portugees'], ['FI', 'Fins'],
+].map(([code, name]) => ({ code, name }));
 
 export const orderTypeTemplates = [
-  { code: 'B2C', name: 'Consumer order', allowPartialDelivery: false },
-  { code: 'B2B', name: 'Business order', allowPartialDelivery: true },
-  { code: 'REPLENISH', name: 'Replenishment', allowPartialDelivery: true },
+  { code: 'webwinkel_orders', name: 'Webwinkel orders', allowPartialDelivery: false },
+  { code: 'b2b_orders', name: 'B2B orders', allowPartialDelivery: true },
+  { code: 'replenishment', name: 'Replenishment', allowPartialDelivery: true },
 ];
 
+/** The first is the default for orders that name no shipping method. */
 export const mainShippingMethodTemplates: { code: string; name: string; carrier: string; warehouses: WarehouseCode[] }[] = [
-  { code: 'STANDARD', name: 'Standard parcel', carrier: 'PostNL', warehouses: ['NR', 'NN', 'GN', 'BW', 'DD', 'FP'] },
-  { code: 'EXPRESS', name: 'Express next day', carrier: 'DHL', warehouses: ['NR', 'NN', 'BW', 'DD'] },
-  { code: 'PICKUP', name: 'Pick-up point', carrier: 'PostNL', warehouses: ['NR', 'NN', 'BW'] },
+  { code: 'POSTNL_STANDARD', name: 'PostNL Standaard', carrier: 'PostNL', warehouses: ['NR', 'NN', 'GN', 'BW', 'DD', 'FP'] },
+  { code: 'POSTNL_PICKUP', name: 'PostNL Afhaalpunt', carrier: 'PostNL', warehouses: ['NR', 'NN', 'BW'] },
+  { code: 'DHL_EXPRESS', name: 'DHL Express next day', carrier: 'DHL', warehouses: ['NR', 'NN', 'BW', 'DD'] },
+  { code: 'DPD_CLASSIC', name: 'DPD Classic', carrier: 'DPD', warehouses: ['NR', 'BW', 'DD', 'FP'] },
 ];
 
 export const returnShippingMethodTemplates = [
-  { code: 'RETURN_POST', name: 'Return by post', carrier: 'PostNL' },
-  { code: 'RETURN_PAPERLESS', name: 'Paperless return', carrier: 'DHL' },
+  { code: 'POSTNL_RETURN', name: 'PostNL Retour', carrier: 'PostNL', paperless: false },
+  { code: 'POSTNL_RETURN_QR', name: 'PostNL Retour zonder label (QR-code)', carrier: 'PostNL', paperless: true },
+  { code: 'DHL_RETURN', name: 'DHL Retour', carrier: 'DHL', paperless: false },
 ];
 
 export const returnReasonTemplates = [
-  { code: 'TOO_SMALL', name: 'Too small' }, { code: 'TOO_LARGE', name: 'Too large' }, { code: 'DAMAGED', name: 'Arrived damaged' },
-  { code: 'NOT_AS_DESCRIBED', name: 'Not as described' }, { code: 'CHANGED_MIND', name: 'Changed mind' }, { code: 'OTHER', name: 'Other' },
+  { code: 'TOO_SMALL', name: 'Te klein' }, { code: 'TOO_LARGE', name: 'Te groot' }, { code: 'DAMAGED', name: 'Beschadigd ontvangen' },
+  { code: 'NOT_AS_DESCRIBED', name: 'Niet zoals beschreven' }, { code: 'WRONG_ITEM', name: 'Verkeerd artikel ontvangen' },
+  { code: 'CHANGED_MIND', name: 'Bedacht' }, { code: 'OTHER', name: 'Anders' },
 ];

@@ -89,7 +89,7 @@ export const authOperations = [
   defineOperation({
     operationId: 'getSettings', documents: ['v3', 'v2'], method: 'GET', path: '/settings/get', aliases: ['/v2/settings/get'], tags: ['Settings'], auth: true, success: 200,
     summary: 'Read settings',
-    description: 'Shipping methods (main ones with their per-warehouse methods), order types, countries, languages and return reasons, with the ids that orders refer to. Cache the answer and refresh it daily.',
+    description: 'Shipping methods (main ones with their per-warehouse methods), order types, countries, languages, return reasons and the payment method, with the ids that orders refer to. Look entries up by `code` (ignoring case): ids differ between accounts, codes do not. Cache the answer and refresh it daily. In the sandbox, `PUT /sandbox/settings` shapes these lists to mirror your production account.',
     responses: { 200: { description: 'The settings in the v2 envelope.', schema: Envelope(SettingsResult), contentType: 'application/json' } },
   }),
 ];

@@ -30,6 +30,7 @@ import { referenceCollectionRoutes } from './v3/reference-collections.ts';
 import { attachmentRoutes } from './v3/attachments.ts';
 import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
 import { sandboxRoutes } from './v3/sandbox.ts';
+import { sandboxSettingsRoutes } from './v3/sandbox-settings.ts';
 import { sandboxRequestRoutes } from './v3/sandbox-requests.ts';
 import { setEventLinkBase } from './domain/webhooks/payloads.ts';
 import { stockRoutes } from './v3/stock.ts';
@@ -111,6 +112,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   attachmentRoutes(app, context);
   webhookDeliveryRoutes(app, context);
   sandboxRoutes(app, context);
+  sandboxSettingsRoutes(app, context);
   sandboxRequestRoutes(app, context);
   stockRoutes(app, context);
   inboundRoutes(app, context);

@@ -1,6 +1,8 @@
 // Command line: start the sandbox, apply migrations, manage API clients. Honours DATA_DIR and DATABASE_URL like the server.
 import { parseArgs } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { limits } from '@shopapi/contract';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/index.ts';
 import { buildApp } from './app.ts';
@@ -11,11 +13,14 @@ import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLo
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
 import { createDemoProducts } from './domain/demo.ts';
+import { settingsFromDocument } from './domain/reference/settings.ts';
+import { ApiError } from './http/errors.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
   npm run cli -- migrate                      apply database migrations and exit
-  npm run cli -- client create --username U --password P
+  npm run cli -- client create --username U --password P [--settings FILE]
+                                              FILE: JSON settings as PUT /sandbox/settings takes them
   npm run cli -- client list
   npm run cli -- client password --username U  give the client a new random password (revokes its tokens)
 
@@ -33,8 +38,14 @@ const newPassword = () => randomBytes(9).toString('base64url');
 const commands = {
   migrate: async () => ({ pid: process.pid }),
   'client create': async (db: Db, args: Record<string, string>) => {
-    const client = await createClient(db, { username: args.username, password: args.password });
-    return { id: client.id, username: client.username };
+    try {
+      const settings = args.settings === undefined ? undefined : settingsFromDocument(JSON.parse(args.settings));
+      const client = await createClient(db, { username: args.username, password: args.password, settings });
+      return { id: client.id, username: client.username };
+    } catch (error) {
+      if (error instanceof ApiError) throw new SettingsFileError(`The settings in ${args.settingsFile} are not valid, so no client was created:\n${problemLines(error)}`);
+      throw error;
+    }
   },
   'client list': async (db: Db) => (await listClients(db)).map((row) => ({ id: row.id, username: row.username, createdAt: row.createdAt.toISOString() })),
   'client password': async (db: Db, args: Record<string, string>) => {
@@ -159,9 +170,10 @@ async function main(argv: string[]) {
     return;
   }
   if (command === 'client' && sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { username: { type: 'string' }, password: { type: 'string' } } });
+    const { values } = parseArgs({ args: rest, options: { username: { type: 'string' }, password: { type: 'string' }, settings: { type: 'string' } } });
     if (!values.username || !values.password) throw new UsageError('client create needs --username and --password.');
-    const client = await runCommand('client create', { username: values.username, password: values.password });
+    const settings: Record<string, string> = values.settings === undefined ? {} : { settings: readSettingsFile(values.settings), settingsFile: values.settings };
+    const client = await runCommand('client create', { username: values.username, password: values.password, ...settings });
     console.log(`Created client ${client.id} (${client.username}).`);
     console.log(client.id);
     return;
@@ -184,9 +196,31 @@ async function main(argv: string[]) {
 
 class UsageError extends Error {}
 
+/** Each problem on a line: where in the file, and what (a schema problem starts with its place: said once). */
+const problemLines = (error: ApiError) => error.items.map((i) => `  ${i.pointer ?? '/'}: ${i.detail.replace(/^\/\S* /, '')}`).join('\n');
+
+/** A settings file that cannot be read or is not valid: the message names the file and every problem. */
+class SettingsFileError extends Error {}
+
+/** The file's JSON, compacted: the command may run in the running sandbox, which gets it through the control socket. */
+function readSettingsFile(file: string): string {
+  let text: string;
+  try {
+    if (statSync(file).size > limits.requestBodyMaxBytes) throw new Error(`larger than ${limits.requestBodyMaxBytes / 1024 / 1024} MiB`);
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SettingsFileError(`Cannot read the settings file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch (error) {
+    throw new SettingsFileError(`The settings file ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof DataFolderBusyError || error instanceof ControlCommandError || error instanceof UsernameTakenError) console.error(error.message);
+  else if (error instanceof DataFolderBusyError || error instanceof ControlCommandError || error instanceof UsernameTakenError || error instanceof SettingsFileError) console.error(error.message);
   else if (error instanceof Error && /username|password/.test(error.message)) console.error(error.message);
   // Through the log serializer: a failed statement's bound values (customers' data, passwords) stay out of the output.
   else console.error(serializeError(error));

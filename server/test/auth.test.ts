@@ -107,7 +107,7 @@ describe('GET /settings/get', () => {
     expect(result.orderTypes.length).toBeGreaterThan(0);
     expect(result.mainShippingMethods[0].shippingMethods.map((m: { warehouse: string }) => m.warehouse)).toEqual(['NR', 'NN', 'GN', 'BW', 'DD', 'FP']);
     expect(result.languages.length).toBeLessThanOrEqual(11);
-    expect(result.languages.find((l: { code: string }) => l.code === 'en').name).toBe('Engels');
+    expect(result.languages.find((l: { code: string }) => l.code === 'EN').name).toBe('Engels');
     expect(result.returnReasons.length).toBeGreaterThan(0);
     expect(result.returnShippingMethods.length).toBeGreaterThan(0);
     expect(result.countries.some((c: { code: string }) => c.code === 'NL')).toBe(true);

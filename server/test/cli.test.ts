@@ -1,6 +1,6 @@
 // The command line as a user runs it: real processes on the configured database (DATA_DIR or DATABASE_URL).
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,12 +15,15 @@ const tsx = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx')
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
+/** Settings files the tests write, outside the data folder. */
+let filesDir: string;
 let cleanup: () => Promise<void> = async () => undefined;
 /** The password `client password` gave shop-reset. */
 let resetPassword = '';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+  filesDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-files-'));
   env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' };
   if (dbKind() === 'postgres') {
     // A database of its own, already migrated, that the CLI processes reach through DATABASE_URL.
@@ -32,9 +35,29 @@ beforeAll(async () => {
 afterAll(async () => {
   await cleanup();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(filesDir, { recursive: true, force: true });
 });
 
 const cliRun = (...args: string[]) => run(tsx, [cli, ...args], { env, encoding: 'utf8' });
+
+const settingsFile = (name: string, content: unknown) => {
+  const file = join(filesDir, name);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+};
+
+/** The settings of shop-settings, made without a running sandbox; the start test reads them back over HTTP. */
+const shopSettings = {
+  orderTypes: [{ code: 'webshop', name: 'Webshop orders' }, { code: 'wholesale', name: 'Wholesale', allowPartialDelivery: true }],
+  languages: [{ code: 'NL', name: 'Nederlands' }, { code: 'FR', name: 'Frans' }],
+};
+
+async function settingsOver(port: number, username: string, password: string) {
+  const token = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) });
+  const { access_token: accessToken } = await token.json() as { access_token: string };
+  const answer = await fetch(`http://127.0.0.1:${port}/sandbox/settings`, { headers: { authorization: `Bearer ${accessToken}` } });
+  return ((await answer.json()) as { data: { attributes: Record<string, { code: string }[]> } }).data.attributes;
+}
 
 describe('npm run cli -- client', () => {
   it('creates a client on the configured database, prints its id, and lists it', { timeout: 120_000 }, async () => {
@@ -62,6 +85,28 @@ describe('npm run cli -- client', () => {
     const unknown = await cliRun('client', 'password', '--username', 'nobody-here').catch((e) => e);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/No client has the username "nobody-here"/);
+  });
+
+  it('creates a client with --settings from a file: the attributes of PUT /sandbox/settings, or the whole document', { timeout: 120_000 }, async () => {
+    const created = await cliRun('client', 'create', '--username', 'shop-settings', '--password', 'a long password', '--settings', settingsFile('shop.json', shopSettings));
+    expect(Number(created.stdout.trim().split('\n').pop())).toBeGreaterThan(0);
+    const document = settingsFile('document.json', { data: { type: 'sandboxSettings', attributes: { countries: [{ code: 'NL', name: 'Nederland' }] } } });
+    await cliRun('client', 'create', '--username', 'shop-document', '--password', 'a long password', '--settings', document);
+  });
+
+  it('refuses settings with problems, naming the file and each problem, and creates no client', { timeout: 120_000 }, async () => {
+    const file = settingsFile('wrong.json', { data: { attributes: { orderTypes: [{ code: 'web', name: 'Web' }, { code: 'WEB', name: 'Again' }], languages: [] } } });
+    const wrong = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', file).catch((e) => e);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`The settings in ${file} are not valid, so no client was created`);
+    expect(wrong.stderr).toContain('/data/attributes/languages: ');
+    const duplicate = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', settingsFile('duplicate.json', { orderTypes: [{ code: 'web', name: 'Web' }, { code: 'WEB', name: 'Again' }] })).catch((e) => e);
+    expect(duplicate.stderr).toMatch(/\/orderTypes\/1\/code: Code "WEB" is in orderTypes twice/);
+    const notJson = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', settingsFile('broken.json', '{"orderTypes": [')).catch((e) => e);
+    expect(notJson.stderr).toMatch(/broken\.json is not JSON/);
+    const missing = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', join(filesDir, 'absent.json')).catch((e) => e);
+    expect(missing.stderr).toMatch(/Cannot read the settings file .*absent\.json/);
+    expect((await cliRun('client', 'list')).stdout).not.toMatch(/\tshop-wrong\t/);
   });
 
   it('explains its usage for an unknown command', async () => {
@@ -108,6 +153,15 @@ describe('start', () => {
     await cliRun('client', 'create', '--username', 'shop-while-running', '--password', 'a long password');
     expect(await tokenStatus('shop-while-running', 'a long password')).toBe(200);
     expect((await cliRun('client', 'list')).stdout).toMatch(/\tshop-while-running\t/);
+    // Settings given to the CLI, with the sandbox stopped and through the running one.
+    expect((await settingsOver(port, 'shop-settings', 'a long password')).orderTypes.map((t) => t.code)).toEqual(['webshop', 'wholesale']);
+    await cliRun('client', 'create', '--username', 'shop-running-settings', '--password', 'a long password', '--settings', settingsFile('running.json', { data: { attributes: shopSettings } }));
+    const running = await settingsOver(port, 'shop-running-settings', 'a long password');
+    expect(running.languages.map((l) => l.code)).toEqual(['NL', 'FR']);
+    expect(running.mainShippingMethods[0].code).toBe('POSTNL_STANDARD');
+    const refused = await cliRun('client', 'create', '--username', 'shop-running-wrong', '--password', 'a long password', '--settings', settingsFile('running-wrong.json', { languages: [] })).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('running-wrong.json are not valid, so no client was created');
     await cleanup();
     cleanup = async () => undefined;
   });

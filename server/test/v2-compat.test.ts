@@ -25,7 +25,7 @@ afterAll(() => sb.close());
 const nok = (message: string) => ({ messageCode: 'NOK', message, result: null });
 
 async function addOrder(items: Record<string, unknown>[] = [{ sku: 'CO-MUG', quantity: 2, price: 7.5 }], style = bodyStyles[0]) {
-  const order = v2Order({ orderTypeId: client.orderTypeIds[0], orderItems: items });
+  const order = v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items });
   const answer = await sendV2(sb, 'POST', '/order/add', order, client.token, style);
   expect(answer.body.messageCode, answer.raw).toBe('OK');
   return { orderId: answer.body.result as number, externalOrderNumber: order.externalOrderNumber as string };

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const add = (overrides: Record<string, unknown> = {}, style = bodyStyles[0], token = client.token, url = '/order/add') =>
-  sendV2(sb, 'POST', url, v2Order({ orderTypeId, ...overrides }), token, style);
+  sendV2(sb, 'POST', url, v2Order({ orderTypeId, languageId: client.languageIds[0], ...overrides }), token, style);
 
 const v3Order = async (id: number) => (await sb.call('GET', `/v3/orders/${id}?include=orderItems,deliveryAddress,billingAddress,pickUpPoint`, { token: client.token })).body;
 const orderRow = async (id: number) => (await sb.database.db.select().from(schema.orders).where(eq(schema.orders.id, id)))[0];
@@ -41,7 +41,7 @@ describe('POST /order/add', () => {
   });
 
   it('answers on /v2/order/add too, and keys in lower case', async () => {
-    const lower = Object.fromEntries(Object.entries(v2Order({ orderTypeId })).map(([k, v]) => [k.toLowerCase(), v]));
+    const lower = Object.fromEntries(Object.entries(v2Order({ orderTypeId, languageId: client.languageIds[0] })).map(([k, v]) => [k.toLowerCase(), v]));
     const answer = await sb.call('POST', '/v2/order/add', { token: client.token, body: lower });
     expect(answer.status).toBe(200);
     expect(answer.body.messageCode).toBe('OK');
@@ -49,7 +49,7 @@ describe('POST /order/add', () => {
 
   it('stores a separate billing address when billing fields are sent, and maps languageId, currency and warehouseId', async () => {
     const answer = await add({
-      languageId: 2, currency: 'usd', warehouseId: 5,
+      languageId: client.languageIds[1], currency: 'usd', warehouseId: 5,
       billingAddressLastName: 'Jansen BV', billingAddressStreet: 'Markt 1', billingAddressPostalCode: '4701AA', billingAddressCityName: 'Roosendaal', billingAddressCountryIso: 'NL',
       orderItems: [{ sku: 'V2-SHIRT', quantity: 1, price: 20, warehouseId: 1 }],
     });
@@ -102,7 +102,7 @@ describe('POST /order/add', () => {
   });
 
   it('refuses a second order with the same externalOrderNumber', async () => {
-    const body = v2Order({ orderTypeId });
+    const body = v2Order({ orderTypeId, languageId: client.languageIds[0] });
     expect((await sb.call('POST', '/order/add', { token: client.token, body })).body.messageCode).toBe('OK');
     const second = await sb.call('POST', '/order/add', { token: client.token, body });
     expect(second.status).toBe(400);

@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 async function shipped(owner = client) {
-  const order = v2Order({ orderTypeId: owner.orderTypeIds[0] });
+  const order = v2Order({ orderTypeId: owner.orderTypeIds[0], languageId: owner.languageIds[0] });
   const added = await sb.call('POST', '/order/add', { token: owner.token, body: order });
   const ship = await sb.call('POST', `/sandbox/orders/${added.body.result}/ship`, { token: owner.token });
   const item = ship.body.included.find((r: { type: string }) => r.type === 'shipmentItem');

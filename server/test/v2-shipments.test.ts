@@ -20,7 +20,7 @@ afterAll(() => sb.close());
 
 /** Adds an order with v2 and ships it through the sandbox helper: the shipment id and the order's external number. */
 async function shipped(owner = client, overrides: Record<string, unknown> = {}) {
-  const order = v2Order({ orderTypeId: owner.orderTypeIds[0], extra1: 'gift', ...overrides });
+  const order = v2Order({ orderTypeId: owner.orderTypeIds[0], languageId: owner.languageIds[0], extra1: 'gift', ...overrides });
   const added = await sb.call('POST', '/order/add', { token: owner.token, body: order });
   expect(added.body.messageCode).toBe('OK');
   const ship = await sb.call('POST', `/sandbox/orders/${added.body.result}/ship`, { token: owner.token });

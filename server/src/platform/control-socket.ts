@@ -24,7 +24,8 @@ export type ControlHandler = (request: ControlRequest) => Promise<unknown>;
 /** A command that the running sandbox refused (a taken username, a short password) or did not answer: its message is for the user. */
 export class ControlCommandError extends Error {}
 
-const maxLineLength = 64 * 1024;
+/** A request may carry a settings file (at most 1 MiB of JSON), escaped once more as a string argument. */
+const maxLineLength = 4 * 1024 * 1024;
 /** How long a holder waits for the request after its greeting. */
 const requestTimeoutMs = 10_000;
 

@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { sendError } from '../http/jsonapi.ts';
 import { tokenThrottle } from '../http/token-throttle.ts';
 import { issueToken } from '../domain/clients/tokens.ts';
-import { settingsOf } from '../domain/reference/service.ts';
+import { settingsOf } from '../domain/reference/settings.ts';
 import { ping } from '../db/index.ts';
 import type { AppContext } from '../app.ts';
 

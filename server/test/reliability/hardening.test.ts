@@ -76,7 +76,7 @@ describe('lists are bounded before they are built', () => {
       const v3 = await json('/v3/orders', orderDocument(client, { items }));
       expect(v3.status).toBe(400);
       expect(v3.body.errors[0].status).toBe('400');
-      const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], orderItems: items }));
+      const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items }));
       expect(v2.status).toBe(400);
       expect(v2.body.messageCode).toBe('NOK');
     }
@@ -107,7 +107,7 @@ describe('lists are bounded before they are built', () => {
     expect(v3.status).toBe(400);
     expect(v3.body.errors).toHaveLength(limits.errorsMax);
     expect(v3.body.errors.at(-1).detail).toMatch(/^\d+ more problems were found/);
-    const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], orderItems: items.map((i) => ({ ...i, quantity: 'many' })) }));
+    const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items.map((i) => ({ ...i, quantity: 'many' })) }));
     expect(v2.status).toBe(400);
     expect(v2.body.result).toHaveLength(limits.errorsMax);
     expect(v2.body.result.at(-1)).toMatch(/^\d+ more problems were found/);

@@ -41,6 +41,8 @@ export interface TestClient {
   /** The client's own order type and main shipping method ids, as GET /settings/get lists them. */
   orderTypeIds: number[];
   mainShippingMethodIds: number[];
+  /** The client's own language ids (v2 orders name one as languageId), in the order GET /settings/get lists them. */
+  languageIds: number[];
 }
 
 export interface TestSandbox {
@@ -109,11 +111,12 @@ export async function startSandbox(overrides: Partial<Config> = {}, opts: { onDi
     const answer = await call<{ access_token: string }>('POST', '/token', { form: { grant_type: 'password', username, password } });
     if (answer.status !== 200) throw new Error(`token request failed: ${answer.raw}`);
     const token = answer.body.access_token;
-    const settings = await call<{ result: { orderTypes: { id: number }[]; mainShippingMethods: { id: number }[] } }>('GET', '/settings/get', { token });
+    const settings = await call<{ result: { orderTypes: { id: number }[]; mainShippingMethods: { id: number }[]; languages: { id: number }[] } }>('GET', '/settings/get', { token });
     return {
       id: client.id, username, password, token,
       orderTypeIds: settings.body.result.orderTypes.map((t) => t.id),
       mainShippingMethodIds: settings.body.result.mainShippingMethods.map((m) => m.id),
+      languageIds: settings.body.result.languages.map((l) => l.id),
     };
   }
 

@@ -1,11 +1,12 @@
 // API clients: creation with their seeded reference data, lookup, and the per-client simulated clock.
 import { asc, eq } from 'drizzle-orm';
-import { mainShippingMethodTemplates, orderTypeTemplates, returnReasonTemplates, returnShippingMethodTemplates } from '@shopapi/contract';
+import { countryTemplates, languageTemplates, mainShippingMethodTemplates, orderTypeTemplates, returnReasonTemplates, returnShippingMethodTemplates } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeClientTokens } from './tokens.ts';
+import { applySettings, type SettingsInput } from '../reference/settings.ts';
 
-const { clients, orderTypes, returnReasons, shippingMethods } = schema;
+const { clients, orderTypes, returnReasons, shippingMethods, languages, countries } = schema;
 
 export interface Client {
   id: number;
@@ -25,7 +26,11 @@ export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
   return new Date(Date.now() + client.clockOffsetSeconds * 1000);
 }
 
-export async function createClient(db: Db, input: { username: string; password: string }): Promise<Client> {
+/**
+ * A new client with the default settings, or with `settings` applied over them (lists it leaves out keep the defaults):
+ * invalid settings create no client. `at` is where the settings sit in their document, for error pointers.
+ */
+export async function createClient(db: Db, input: { username: string; password: string; settings?: { input: SettingsInput; at: string } }): Promise<Client> {
   if (!/^[A-Za-z0-9._@-]{3,100}$/.test(input.username)) throw new Error('The username must be 3 to 100 letters, digits or . _ @ -.');
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
@@ -33,6 +38,7 @@ export async function createClient(db: Db, input: { username: string; password: 
     return await db.transaction(async (tx) => {
       const [client] = await tx.insert(clients).values({ username: input.username, passwordHash }).returning();
       await seedReferenceData(tx as unknown as Db, client.id);
+      if (input.settings) await applySettings(tx as unknown as Db, client.id, input.settings.input, input.settings.at);
       return { id: client.id, username: client.username, defaultWarehouse: client.defaultWarehouse, clockOffsetSeconds: client.clockOffsetSeconds };
     });
   } catch (error) {
@@ -60,6 +66,8 @@ export async function setClientPassword(db: Db, input: { username: string; passw
 async function seedReferenceData(db: Db, clientId: number) {
   await db.insert(orderTypes).values(orderTypeTemplates.map((t) => ({ clientId, ...t })));
   await db.insert(returnReasons).values(returnReasonTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(languages).values(languageTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(countries).values(countryTemplates.map((t) => ({ clientId, ...t })));
   for (const main of mainShippingMethodTemplates) {
     const [row] = await db.insert(shippingMethods)
       .values({ clientId, kind: 'main', code: main.code, name: main.name, carrier: main.carrier })

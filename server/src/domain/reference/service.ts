@@ -1,10 +1,13 @@
-// The client's reference data: order types, shipping methods, return reasons, and the settings answer built from them.
-import { and, asc, eq, gt } from 'drizzle-orm';
-import { countries, languages, paymentMethods } from '@shopapi/contract';
+// The client's reference data as orders and returns look it up: order types, shipping methods, return reasons, languages.
+// The settings as a whole (read and replaced) are in settings.ts.
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { MAX_ID } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import type { Page } from '../../http/query.ts';
 
-const { orderTypes, returnReasons, shippingMethods } = schema;
+const { orderTypes, returnReasons, shippingMethods, languages } = schema;
+
+const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
 
 export async function findOrderType(db: Db, clientId: number, id: number) {
   const [row] = await db.select().from(orderTypes).where(and(eq(orderTypes.clientId, clientId), eq(orderTypes.id, id)));
@@ -39,28 +42,6 @@ export async function warehouseShippingMethod(db: Db, clientId: number, mainShip
   return row;
 }
 
-export async function settingsOf(db: Db, clientId: number) {
-  const [types, methods, reasons] = await Promise.all([
-    db.select().from(orderTypes).where(eq(orderTypes.clientId, clientId)).orderBy(asc(orderTypes.id)),
-    db.select().from(shippingMethods).where(eq(shippingMethods.clientId, clientId)).orderBy(asc(shippingMethods.id)),
-    db.select().from(returnReasons).where(eq(returnReasons.clientId, clientId)).orderBy(asc(returnReasons.id)),
-  ]);
-  const idNameCode = (r: { id: number; name: string; code: string }) => ({ id: r.id, name: r.name, code: r.code });
-  return {
-    mainShippingMethods: methods.filter((m) => m.kind === 'main').map((m) => ({
-      ...idNameCode(m),
-      shippingMethods: methods.filter((w) => w.mainShippingMethodId === m.id).map((w) => ({ id: w.id, warehouse: w.warehouse ?? '' })),
-    })),
-    shippingMethods: methods.filter((m) => m.kind === 'warehouse').map(idNameCode),
-    returnShippingMethods: methods.filter((m) => m.kind === 'return').map(idNameCode),
-    orderTypes: types.map(idNameCode),
-    countries: countries.map(idNameCode),
-    languages: languages.map(idNameCode),
-    returnReasons: reasons.map(idNameCode),
-    paymentMethods: paymentMethods.map(idNameCode),
-  };
-}
-
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export type ReturnReasonRow = typeof returnReasons.$inferSelect;
 
@@ -77,6 +58,20 @@ export async function findShippingMethod(db: Db, clientId: number, id: number): 
 export async function listReturnReasons(db: Db, clientId: number, page: Page): Promise<ReturnReasonRow[]> {
   return db.select().from(returnReasons).where(and(eq(returnReasons.clientId, clientId), gt(returnReasons.id, page.cursor)))
     .orderBy(asc(returnReasons.id)).limit(page.size);
+}
+
+/** The client's return reason with this code, compared without regard to case (the lowest id if several match). */
+export async function findReturnReasonByCode(db: Db, clientId: number, code: string): Promise<ReturnReasonRow | undefined> {
+  const [row] = await db.select().from(returnReasons).where(and(eq(returnReasons.clientId, clientId), sql`lower(${returnReasons.code}) = lower(${code})`))
+    .orderBy(asc(returnReasons.id)).limit(1);
+  return row;
+}
+
+/** The client's language with this id (v2 orders name it as languageId); undefined for any other number. */
+export async function findLanguage(db: Db, clientId: number, id: number) {
+  if (!isRowId(id)) return undefined;
+  const [row] = await db.select().from(languages).where(and(eq(languages.clientId, clientId), eq(languages.id, id)));
+  return row;
 }
 
 export async function findReturnReason(db: Db, clientId: number, id: number): Promise<ReturnReasonRow | undefined> {

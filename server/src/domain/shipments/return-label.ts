@@ -65,6 +65,6 @@ export async function returnLabel(db: Db, client: Client, shipmentId: number, re
     fileName: `return-label-${shipment.id}.pdf`,
     packageNumber,
     shipmentItemId: firstItem?.id ?? null,
-    paperless: method.code === 'RETURN_PAPERLESS',
+    paperless: method.paperless,
   };
 }

@@ -1,11 +1,13 @@
 // v2 order fields onto the v3 order model: flat addresses become address rows, ids become codes, VAT rates fractions.
 import { and, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import { defaults, languages, v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
+import { v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import { ErrorCollector } from '../../http/errors.ts';
 import { checkAddress } from '../../domain/orders/addresses.ts';
-import type { AddressInput, NewOrder } from '../../domain/orders/service.ts';
+import { findLanguage } from '../../domain/reference/service.ts';
+import type { AddressInput, NewOrder, OrderSources } from '../../domain/orders/service.ts';
+import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
 
 type Body = Static<typeof V2OrderAdd>;
 type Item = Body['orderItems'][number];
@@ -13,8 +15,9 @@ type Item = Body['orderItems'][number];
 const blank = (value: string | number | null | undefined) => value === undefined || value === null || String(value).trim() === '';
 const textOf = (value: string | number | null | undefined) => (blank(value) ? null : String(value).trim());
 
-function addressOf(body: Record<string, any>, prefix: 'deliveryAddress' | 'billingAddress', fallbackCountry: string): AddressInput {
+function addressOf(body: Record<string, any>, prefix: 'deliveryAddress' | 'billingAddress', fallbackCountry: string, warnings: WarningSink): AddressInput {
   const field = (name: string) => textOf(body[`${prefix}${name}`]);
+  if (!field('CountryIso')) warnings.add('default', `not given: the delivery country ${fallbackCountry}`, `/${prefix}CountryIso`);
   return {
     firstName: field('FirstName'), lastName: field('LastName'), prefix: field('Insertion'), company: field('ExtraName'),
     street1: field('Street') ?? '', street2: field('ExtraAddress'),
@@ -24,19 +27,29 @@ function addressOf(body: Record<string, any>, prefix: 'deliveryAddress' | 'billi
   };
 }
 
+const rounds = (value: number) => Math.abs(value - Math.round(value)) > 1e-6;
+
 /**
  * v2 clients send the VAT rate either way: 21 (a percentage) or 0.21 (a fraction). No real rate lies between 0 and 1 %,
  * so a value below 1 is a fraction and from 1 up a percentage; v3 stores the fraction with 3 decimals.
  */
-const vatFraction = (vat: number) => (vat < 1 ? Math.round(vat * 1000) / 1000 : Math.round(vat * 10) / 1000);
+function vatFraction(vat: number, source: string, warnings: WarningSink): number {
+  const fraction = vat < 1 ? Math.round(vat * 1000) / 1000 : Math.round(vat * 10) / 1000;
+  if (vat > 0 && vat < 1) warnings.add('coerced', `${vat} is below 1: read as the fraction ${fraction} (${Math.round(fraction * 1000) / 10} %), not as ${vat} %`, source);
+  else if (rounds(vat * 10)) warnings.add('coerced', `${vat} % rounded to the fraction ${fraction} (3 decimals)`, source);
+  return fraction;
+}
+
+/** Where a v2 body carries the order fields that have defaults (no single field stands for the billing address). */
+const v2Sources: OrderSources = { email: '/email', currency: '/currency', allowPartialDelivery: '/partialDelivery', preferredShippingMethod: '/shippingMethodId' };
 
 const billingFields = ['LastName', 'FirstName', 'Insertion', 'ExtraName', 'Street', 'HouseNumber', 'HouseNumberAddition', 'PostalCode', 'CityName', 'CountryIso', 'Region', 'ExtraAddress'];
 
 /** The v2 order as a domain order, and the v2-only problems found on the way (reported with the domain's). */
-export async function newOrderFromV2(db: Db, clientId: number, body: Body): Promise<{ order: NewOrder; problems: ErrorCollector }> {
+export async function newOrderFromV2(db: Db, clientId: number, body: Body, warnings: WarningSink = noWarnings): Promise<{ order: NewOrder; problems: ErrorCollector }> {
   const problems = new ErrorCollector();
   if (body.paymentMethodId !== 1) problems.add('400', 'paymentMethodId must be 1.');
-  const language = languages.find((l) => l.id === body.languageId);
+  const language = await findLanguage(db, clientId, body.languageId);
   if (!language) problems.add('400', `languageId ${body.languageId} is not one of the languages of GET /settings/get.`);
 
   const warehouseOf = (id: number | null | undefined, where: string): WarehouseCode | null => {
@@ -59,31 +72,41 @@ export async function newOrderFromV2(db: Db, clientId: number, body: Body): Prom
     }
   }
 
-  const currency = textOf(body.currency)?.toUpperCase() ?? defaults.currency;
-  if (!/^[A-Z]{3}$/.test(currency)) problems.add('400', `currency "${currency}" is not a 3-letter currency code.`);
+  // Empty: the order service applies the default, and notes it.
+  const currency = textOf(body.currency)?.toUpperCase();
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) problems.add('400', `currency "${currency}" is not a 3-letter currency code.`);
 
   const country = body.deliveryAddressCountryIso.toUpperCase();
-  const delivery = checkAddress(addressOf(body, 'deliveryAddress', country), 'delivery');
+  const delivery = checkAddress(addressOf(body, 'deliveryAddress', country, warnings), 'delivery', warnings, '/deliveryAddressStreet');
   if (delivery.problem) problems.add('400', delivery.problem);
   const billing = billingFields.some((f) => !blank((body as Record<string, any>)[`billingAddress${f}`]))
-    ? checkAddress(addressOf(body, 'billingAddress', country), 'billing').address
+    ? checkAddress(addressOf(body, 'billingAddress', country, warnings), 'billing', warnings, '/billingAddressStreet').address
     : undefined;
   if (billing && (!billing.street1 || !billing.city)) problems.add('400', 'A billing address needs billingAddressStreet and billingAddressCityName; leave every billing field empty to bill the delivery address.');
 
-  const item = (i: Item, index: number) => ({
-    pointer: `/orderItems/${index}`,
-    attributes: {
-      sku: i.sku, quantity: i.quantity, price: Math.round(i.price * 100) / 100,
-      vat: blank(i.vat) ? undefined : vatFraction(Number(i.vat)),
-      name: textOf(i.name), fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
-      metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
-    },
-  });
+  const item = (i: Item, index: number) => {
+    const pointer = `/orderItems/${index}`;
+    const price = Math.round(i.price * 100) / 100;
+    if (rounds(i.price * 100)) warnings.add('coerced', `${i.price} rounded to ${price} (2 decimals)`, `${pointer}/price`);
+    return {
+      pointer,
+      attributes: {
+        sku: i.sku, quantity: i.quantity, price,
+        vat: blank(i.vat) ? undefined : vatFraction(Number(i.vat), `${pointer}/vat`, warnings),
+        name: textOf(i.name), fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
+        metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
+      },
+    };
+  };
+
+  const pickUpPointCountry = textOf(body.pickUpPointCountryIso);
+  if (!blank(body.pickUpPointId) && !pickUpPointCountry) warnings.add('default', `not given: the delivery country ${country}`, '/pickUpPointCountryIso');
 
   const order: NewOrder = {
     attributes: {
       externalOrderNumber: body.externalOrderNumber,
-      locale: `${language?.code ?? 'en'}-${country.slice(0, 2)}`,
+      // The client's language codes are upper-case by default (NL); a locale's language part is lower-case (nl-NL).
+      locale: `${language?.code.toLowerCase() ?? 'en'}-${country.slice(0, 2)}`,
       reference: textOf(body.extraReference),
       consumerReference: textOf(body.clientReference),
       promotionCode: textOf(body.actionCode),
@@ -105,10 +128,11 @@ export async function newOrderFromV2(db: Db, clientId: number, body: Body): Prom
       identifier: textOf(body.pickUpPointId)!, name: textOf(body.pickUpPointName), street1: textOf(body.pickUpPointStreet), street2: textOf(body.pickUpPointExtraAddress),
       houseNumber: textOf(body.pickUpPointHouseNumber), houseNumberExtension: textOf(body.pickUpPointHouseNumberAddition),
       postcode: textOf(body.pickUpPointPostalCode), city: textOf(body.pickUpPointCityName), region: textOf(body.pickUpPointRegion),
-      countryCode: (textOf(body.pickUpPointCountryIso) ?? country).toUpperCase(),
+      countryCode: (pickUpPointCountry ?? country).toUpperCase(),
     },
     items: body.orderItems.map(item),
     isValid: delivery.valid,
+    sources: v2Sources,
   };
   return { order, problems };
 }

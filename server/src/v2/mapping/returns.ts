@@ -7,8 +7,10 @@ import { schema, type Db } from '../../db/index.ts';
 import { ApiError, apiError } from '../../http/errors.ts';
 import { requireOrderByExternalNumber } from '../../domain/orders/service.ts';
 import type { NewReturn } from '../../domain/returns/service.ts';
+import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
+import { findReturnReasonByCode } from '../../domain/reference/service.ts';
 
-const { shipments, shipmentItems, returnReasons } = schema;
+const { shipments, shipmentItems } = schema;
 
 type Body = Static<typeof V2RmaAdd>;
 type LegacyLine = NonNullable<Body['apiRmaNotificationItemViewModels']>[number];
@@ -17,16 +19,19 @@ type LegacyLine = NonNullable<Body['apiRmaNotificationItemViewModels']>[number];
 const malformed = (problem: string) => new ApiError({ code: '400', detail: v2Messages.malformed }, { v2Result: [problem] });
 
 /** The return to register, from either shape; a mix of the two is refused rather than guessed. */
-export async function returnFromV2(db: Db, clientId: number, body: Body): Promise<NewReturn> {
+export async function returnFromV2(db: Db, clientId: number, body: Body, warnings: WarningSink = noWarnings): Promise<NewReturn> {
   const { shipmentId, rmaItems, externalOrderNumber, apiRmaNotificationItemViewModels: legacy, remark, externalReference } = body;
   if (rmaItems && legacy) throw malformed('Send rmaItems or ApiRmaNotificationItemViewModels, not both.');
   if (legacy) {
     if (shipmentId) throw malformed('shipmentId goes with rmaItems; with ApiRmaNotificationItemViewModels send ExternalOrderNumber.');
     if (!externalOrderNumber) throw malformed('ExternalOrderNumber is required with ApiRmaNotificationItemViewModels.');
+    warnings.add('alias', 'deprecated; use shipmentId', '/externalOrderNumber');
+    warnings.add('alias', 'deprecated; use rmaItems (shipmentItemId, quantity, returnReasonId)', '/apiRmaNotificationItemViewModels');
     return { ...(await legacyReturn(db, clientId, externalOrderNumber, legacy)), remark, externalReference };
   }
   if (!shipmentId) throw malformed('shipmentId is required.');
   if (!rmaItems) throw malformed('rmaItems is required.');
+  if (externalOrderNumber) warnings.add('ignored', 'read only with ApiRmaNotificationItemViewModels; shipmentId names the shipment', '/externalOrderNumber');
   return { shipmentId, remark, externalReference, items: rmaItems };
 }
 
@@ -37,12 +42,13 @@ export async function returnFromV2(db: Db, clientId: number, body: Body): Promis
  */
 async function legacyReturn(db: Db, clientId: number, externalOrderNumber: string, lines: LegacyLine[]): Promise<Pick<NewReturn, 'shipmentId' | 'items'>> {
   const order = await requireOrderByExternalNumber(db, clientId, externalOrderNumber);
-  const [shipped, [damaged]] = await Promise.all([
+  const [shipped, damaged] = await Promise.all([
     db.select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
       .from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
       .where(and(eq(shipments.clientId, clientId), eq(shipments.orderId, order.id), eq(shipments.status, 'SHIPPED')))
       .orderBy(asc(shipmentItems.id)),
-    db.select({ id: returnReasons.id }).from(returnReasons).where(and(eq(returnReasons.clientId, clientId), eq(returnReasons.code, 'DAMAGED'))),
+    // The client shapes its return reasons: DAMAGED in any case, or none (then the line has no reason).
+    findReturnReasonByCode(db, clientId, 'DAMAGED'),
   ]);
   const skus = [...new Set(lines.map((line) => line.productSku))];
   const shipmentsOf = (sku: string) => [...new Set(shipped.filter((item) => item.sku === sku).map((item) => item.shipmentId))];
