@@ -96,7 +96,7 @@ export const v2OrderOperations = [
   defineOperation({
     operationId: 'addOrderV2', documents: ['v2'], method: 'POST', path: '/order/add', aliases: ['/v2/order/add'], tags, auth: true, success: 200, deprecated: true,
     summary: 'Add an order',
-    description: 'Deprecated: use POST /v3/orders. Adds an order with flat delivery, billing and pick-up point fields. Empty billing fields bill the delivery address; paymentMethodId must be 1; currency is EUR when empty. The postal code is required for NL, BE and DE; so is the house number, taken from the street when missing, and without one the order is stored as Not Valid and not shipped until fixed. An unknown warehouseId, on the order or an item, fails the order. The result is the new order number, the id of the order in v3.',
+    description: 'Deprecated: use POST /v3/orders. Adds an order with flat delivery, billing and pick-up point fields. Empty billing fields bill the delivery address; paymentMethodId must be 1; currency is EUR when empty. The postal code is required for NL, BE and DE; so is the house number, taken from the street when missing, and without one the order is stored as Not Valid and not shipped until fixed. An unknown warehouseId, on the order or an item, fails the order. The result is the new order number, the id of the order in v3. What the sandbox read differently from what was sent (a house number taken from the street, a VAT rate below 1 read as a fraction, unknown keys dropped) and every default it applied comes back in a `Sandbox-Warning` header.',
     body: V2OrderAdd,
     bodyContentTypes: ['application/json', 'application/x-www-form-urlencoded'],
     requestExample: {

@@ -80,7 +80,7 @@ export const v2PurchaseOrderOperations = [
   defineOperation({
     operationId: 'addPurchaseOrder', documents: ['v2'], method: 'POST', path: '/purchaseorder/add', aliases: ['/v2/purchaseorder/add'], tags, auth: true, success: 200,
     summary: 'Announce goods (add a purchase order)',
-    description: 'The purchase order is the inbound packing slip of /v3/inboundPackingSlips. reference and at least one item are required; each item needs a sku of yours and a whole quantity. Older integrations may name the item list ApiPurchaseOrderItemViewModels (deprecated, the same items), but not send both lists. The result is the new purchase order id.',
+    description: 'The purchase order is the inbound packing slip of /v3/inboundPackingSlips. reference and at least one item are required; each item needs a sku of yours and a whole quantity. Older integrations may name the item list ApiPurchaseOrderItemViewModels (deprecated, the same items; a `Sandbox-Warning` header says so), but not send both lists. The result is the new purchase order id.',
     body: V2PurchaseOrderAdd, bodyContentTypes: forms,
     requestExample: { reference: 'PO-2026-0042', comment: 'Autumn collection', expectedDate: '2026-11-24T08:00:00Z', warehouseId: 1, purchaseOrderItems: [{ sku: 'SKU-TSHIRT-M', quantity: 100 }] },
     responses: { 200: okResponse('The purchase order was added.', Type.Integer(), { message: v2Messages.purchaseOrderAdded, result: 301 }), 400: failures },

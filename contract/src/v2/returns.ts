@@ -83,7 +83,7 @@ export const v2ReturnOperations = [
   defineOperation({
     operationId: 'addRmaV2', documents: ['v2'], method: 'POST', path: '/v2/rma/add', aliases: ['/rma/add'], tags, auth: true, success: 200,
     summary: 'Register a return (RMA)',
-    description: 'Announces goods of a shipment coming back: each item names a shipment item, a quantity up to the shipped quantity, and a return reason. The result is the new RMA id. Older integrations may send the deprecated ExternalOrderNumber with ApiRmaNotificationItemViewModels (ProductSku, Quantity, IsDamaged) instead of shipmentId and rmaItems; see those fields for how they are matched to the shipment. The warehouse books the goods when they arrive; they then appear in the return items.',
+    description: 'Announces goods of a shipment coming back: each item names a shipment item, a quantity up to the shipped quantity, and a return reason. The result is the new RMA id. Older integrations may send the deprecated ExternalOrderNumber with ApiRmaNotificationItemViewModels (ProductSku, Quantity, IsDamaged) instead of shipmentId and rmaItems; see those fields for how they are matched to the shipment; a `Sandbox-Warning` header then names the documented fields to use. The warehouse books the goods when they arrive; they then appear in the return items.',
     body: V2RmaAdd, bodyContentTypes: forms,
     requestExample: { shipmentId: 501, remark: 'Too small', externalReference: 'RET-1', rmaItems: [{ shipmentItemId: 9001, quantity: 1, returnReasonId: 1, metadata: { ticket: '42' } }] },
     responses: {

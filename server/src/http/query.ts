@@ -2,16 +2,23 @@
 import type { FastifyRequest } from 'fastify';
 import { limits } from '@shopapi/contract';
 import { apiError } from './errors.ts';
+import { noWarnings, type WarningSink } from '../platform/request-warnings.ts';
 
 export interface Page { cursor: number; size: number }
 
-export function pageOf(query: Record<string, unknown>): Page {
+/** The page asked for; a size above the maximum is capped and a page[number] not used is noted in the warnings. */
+export function pageOf(query: Record<string, unknown>, warnings: WarningSink = noWarnings): Page {
   // page[number] (where an operation offers it) is a cursor too, used when page[cursor] (default 0) is not; values below 1 count as omitted.
   const number = Number(query['page[number]'] ?? 0);
   const given = Number(query['page[cursor]'] ?? 0);
   const cursor = given > 0 ? given : Math.max(number, 0);
-  const size = Math.min(Number(query['page[size]'] ?? limits.pageSizeDefault), limits.pageSizeMax);
-  return { cursor, size };
+  const asked = Number(query['page[size]'] ?? limits.pageSizeDefault);
+  if (asked > limits.pageSizeMax) warnings.add('coerced', `${asked} is above the maximum; pages of ${limits.pageSizeMax}`, 'page[size]');
+  if (query['page[number]'] !== undefined) {
+    if (number < 1) warnings.add('ignored', `${number} is below 1; treated as omitted`, 'page[number]');
+    else if (given > 0) warnings.add('ignored', 'page[cursor] is given and goes first; not read', 'page[number]');
+  }
+  return { cursor, size: Math.min(asked, limits.pageSizeMax) };
 }
 
 /**

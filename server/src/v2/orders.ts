@@ -15,8 +15,8 @@ const searchResult = (order: OrderRow) => ({
 
 export function v2OrderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   v2Route<Static<typeof V2OrderAdd>>(app, 'addOrderV2', async (request) => {
-    const { order, problems } = await newOrderFromV2(db, request.client.id, request.body);
-    const id = await placeOrder(db, request.client, order, baseOf(request), problems);
+    const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
+    const id = await placeOrder(db, request.client, order, baseOf(request), problems, request.warnings);
     return ok(v2Messages.orderAdded, id);
   });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { limits, v2Messages, v2OnlyProductFields, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
 import { apiError } from '../http/errors.ts';
+import type { WarningSink } from '../platform/request-warnings.ts';
 import { createProduct, listProducts, updateProduct, type ProductChanges, type ProductExtras, type ProductRow } from '../domain/products/service.ts';
 import { imageContentType } from '../domain/products/image.ts';
 import type { Db } from '../db/index.ts';
@@ -13,7 +14,10 @@ type Fields = Partial<Static<typeof V2ProductEdit>>;
 const given = <T>(value: T | null | undefined, map: (v: T) => unknown) => (value === undefined ? undefined : value === null ? null : map(value));
 
 /** Only the fields the client sent become changes, so an edit keeps everything else. */
-function changesOf(body: Fields): ProductChanges {
+function changesOf(body: Fields, warnings: WarningSink): ProductChanges {
+  if (body.description && body.description.length > limits.v2DescriptionMax) {
+    warnings.add('coerced', `${body.description.length} characters, cut after ${limits.v2DescriptionMax}`, '/description');
+  }
   const changes: Record<string, unknown> = {
     name: body.name ?? undefined,
     barcode: given(body.barcode, (b) => b || null),
@@ -64,7 +68,7 @@ const searchResult = (p: ProductRow) => ({
 
 export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2ProductAdd>>(app, 'addProductV2', async (request) => {
-    const product = await createProduct(db, request.client.id, { ...changesOf(request.body), sku: request.body.sku, name: request.body.name }, await extrasOf(request.body));
+    const product = await createProduct(db, request.client.id, { ...changesOf(request.body, request.warnings), sku: request.body.sku, name: request.body.name }, await extrasOf(request.body));
     return ok(v2Messages.productAdded, product.id);
   });
 
@@ -72,11 +76,15 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
     const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
     if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
-    await updateProduct(db, request.client.id, product.id, changesOf(request.body), await extrasOf(request.body));
+    await updateProduct(db, request.client.id, product.id, changesOf(request.body, request.warnings), await extrasOf(request.body));
     return ok(v2Messages.requestProcessed, null);
   }, { keepNotFound: true });
 
   const miss = { notFound: v2Messages.productNotFound };
-  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.body))), miss);
-  v2Route(app, 'searchProductByQueryV2', async (request) => ok(v2Messages.productFound, searchResult(await findBy(db, request.client.id, request.query))), miss);
+  const search = async (clientId: number, by: { sku?: string | null; barcode?: string | null }, warnings: WarningSink, barcodeSource: string) => {
+    if (by.sku && by.barcode) warnings.add('ignored', 'sku is given and goes first; not read', barcodeSource);
+    return ok(v2Messages.productFound, searchResult(await findBy(db, clientId, by)));
+  };
+  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => search(request.client.id, request.body, request.warnings, '/barcode'), miss);
+  v2Route(app, 'searchProductByQueryV2', async (request) => search(request.client.id, request.query, request.warnings, 'barcode'), miss);
 }

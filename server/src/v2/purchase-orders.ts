@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2PurchaseOrderAdd, type V2PurchaseOrderDelete, type V2PurchaseOrderEdit } from '@shopapi/contract';
 import { addPurchaseOrder, deletePurchaseOrder, editPurchaseOrder, type PurchaseOrderItemInput } from '../domain/inbound/purchase-orders.ts';
 import { ApiError } from '../http/errors.ts';
+import type { WarningSink } from '../platform/request-warnings.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
 
@@ -12,23 +13,31 @@ const invalid = (problem: string) => new ApiError({ code: '400', detail: v2Messa
 type ItemLists = Pick<Static<typeof V2PurchaseOrderEdit>, 'purchaseOrderItems' | 'apiPurchaseOrderItemViewModels'>;
 
 /** purchaseOrderItems, or its deprecated alias ApiPurchaseOrderItemViewModels (with ExpectedDeliveryDate) that older integrations send. */
-function itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels: legacy }: ItemLists): PurchaseOrderItemInput[] | null | undefined {
+function itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels: legacy }: ItemLists, warnings: WarningSink): PurchaseOrderItemInput[] | null | undefined {
   if (!legacy) return purchaseOrderItems;
   if (purchaseOrderItems) throw invalid('Send purchaseOrderItems or ApiPurchaseOrderItemViewModels, not both.');
-  return legacy.map(({ expectedDeliveryDate, ...item }) => ({ ...item, expectedDate: item.expectedDate ?? expectedDeliveryDate }));
+  warnings.add('alias', 'deprecated; use purchaseOrderItems', '/apiPurchaseOrderItemViewModels');
+  return legacy.map(({ expectedDeliveryDate, ...item }, index) => {
+    const source = `/apiPurchaseOrderItemViewModels/${index}/expectedDeliveryDate`;
+    if (expectedDeliveryDate != null) {
+      if (item.expectedDate == null) warnings.add('alias', 'deprecated; use expectedDate', source);
+      else warnings.add('ignored', 'expectedDate is given and goes first; not read', source);
+    }
+    return { ...item, expectedDate: item.expectedDate ?? expectedDeliveryDate };
+  });
 }
 
 export function v2PurchaseOrderRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2PurchaseOrderAdd>>(app, 'addPurchaseOrder', async (request) => {
     const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
-    const items = itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels });
+    const items = itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }, request.warnings);
     if (!items) throw invalid('purchaseOrderItems is required.');
     return ok(v2Messages.purchaseOrderAdded, await addPurchaseOrder(db, request.client, { ...order, items }));
   });
 
   v2Route<Static<typeof V2PurchaseOrderEdit>>(app, 'editPurchaseOrder', async (request) => {
     const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
-    return ok(v2Messages.purchaseOrderProcessed, await editPurchaseOrder(db, request.client, { ...order, items: itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }) }));
+    return ok(v2Messages.purchaseOrderProcessed, await editPurchaseOrder(db, request.client, { ...order, items: itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }, request.warnings) }));
   });
 
   v2Route<Static<typeof V2PurchaseOrderDelete>>(app, 'deletePurchaseOrder', async (request) => {

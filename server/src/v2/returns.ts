@@ -14,7 +14,7 @@ const { returns, returnReasons, orders } = schema;
 
 export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2RmaAdd>>(app, 'addRmaV2', async (request) => {
-    const id = await registerReturn(db, request.client, await returnFromV2(db, request.client.id, request.body));
+    const id = await registerReturn(db, request.client, await returnFromV2(db, request.client.id, request.body, request.warnings));
     return ok(v2Messages.rmaCreated, id);
   });
 

@@ -25,9 +25,11 @@ export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<{ ids: number[] }>(app, 'syncLabeledShipmentsV2', sync('labeled'));
 
   v2Route<ShipmentSearch>(app, 'searchShipmentsV2', async (request) => {
+    const { id, externalOrderNumber, shippingDate } = request.body;
+    if (!id && !externalOrderNumber && !shippingDate) request.warnings.add('default', 'no id, externalOrderNumber or shippingDate: the shipments of the past 24 hours');
     const result = await v2ShipmentSearchResults(db, await searchShipments(db, request.client, request.body));
     // A search by key that misses is a NOK (clients tell new from known by it); a search by date is a list, maybe empty.
-    if (!result.length && (request.body.id || request.body.externalOrderNumber)) return notFound(v2Messages.shipmentNotFound);
+    if (!result.length && (id || externalOrderNumber)) return notFound(v2Messages.shipmentNotFound);
     return ok(v2Messages.shipmentsFound(result.length), result);
   });
 

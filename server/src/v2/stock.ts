@@ -75,6 +75,7 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
     const { all_products: allProducts, from: fromText } = request.query as { all_products?: boolean; from?: string };
     const to = clientNow(request.client);
     const from = fromText ? new Date(fromText) : daysBefore(to, 1);
+    if (!fromText) request.warnings.add('default', `not given: one day back, ${from.toISOString()}`, 'from');
     const ids = allProducts ? await allProductIds(db, request.client.id) : await productsMutatedBetween(db, request.client, from, to);
     return ok(v2Messages.requestProcessed, {
       stockMutationPeriod: { from: from.toISOString(), to: to.toISOString() },

@@ -63,7 +63,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
   route(app, 'listInboundPackingSlips', async (request) => {
     const base = baseOf(request);
     const q = request.query;
-    const page = pageOf(q);
+    const page = pageOf(q, request.warnings);
     const include = includesOf(q, slipIncludes);
     const rows = await listPackingSlips(db, request.client, {
       statuses: enumListFilter(q, 'filter[status][in]', packingSlipStatuses),
@@ -103,7 +103,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
   route(app, 'listInbounds', async (request) => {
     const base = baseOf(request);
     const q = request.query;
-    const page = pageOf(q);
+    const page = pageOf(q, request.warnings);
     const include = includesOf(q, inboundIncludes);
     const rows = await listInbounds(db, request.client, { statuses: enumListFilter(q, 'filter[status][in]', inboundStatuses) }, page);
     const { rows: shown, cut, ...document } = await inboundDocuments(rows, include, base);

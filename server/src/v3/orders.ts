@@ -26,7 +26,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listOrders', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const { data, included, ids, cut } = await orderPageText(db, orderPage(db, request.client.id, {
       orderedOnLt: request.query['filter[orderedOn][lt]'],
       orderedOnGt: request.query['filter[orderedOn][gt]'],
@@ -39,7 +39,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
-    const id = await createOrder(db, request.client, request.body, base);
+    const id = await createOrder(db, request.client, request.body, base, request.warnings);
     // A new order answers with everything it was created with.
     return orderDocument(request.client.id, id, include.size ? include : new Set(orderIncludes), base);
   });
@@ -49,7 +49,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route<Static<typeof OrderUpdateDocument>>(app, 'updateOrder', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
-    await updateOrder(db, request.client, request.params.id, request.body, base);
+    await updateOrder(db, request.client, request.params.id, request.body, base, request.warnings);
     return orderDocument(request.client.id, request.params.id, include.size ? include : new Set(orderIncludes), base);
   });
 

@@ -17,7 +17,7 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   route(app, 'listProducts', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const rows = await listProducts(db, request.client.id, {
       skus: listFilter(request.query, 'filter[sku][in]'),
       barcodes: listFilter(request.query, 'filter[barcode][in]'),

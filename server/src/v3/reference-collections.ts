@@ -10,7 +10,7 @@ import type { AppContext } from '../app.ts';
 export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listReturnReasons', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const rows = await listReturnReasons(db, request.client.id, page);
     return { data: rows.map((r) => returnReasonResource(r, base)), links: paginationLinks(request, base, page, rows) };
   });
@@ -23,7 +23,7 @@ export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: 
 
   route(app, 'listShippingMethods', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const rows = await listShippingMethods(db, request.client.id, page);
     return { data: rows.map((m) => shippingMethodResource(m, base)), links: paginationLinks(request, base, page, rows) };
   });

@@ -10,7 +10,7 @@ import type { AppContext } from '../app.ts';
 export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listReturnItems', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const rows = await listReturnItems(db, request.client.id, {
       processedOnLt: request.query['filter[processedOn][lt]'],
       processedOnGt: request.query['filter[processedOn][gt]'],

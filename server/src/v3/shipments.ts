@@ -14,7 +14,7 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
   route(app, 'listShipments', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, includable);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const q = request.query;
     const withItems = include.has('shipmentItems');
     const { data, included, ids, cut } = await shipmentPageText(db, shipmentPage(db, request.client, {

@@ -21,7 +21,7 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listStock', async (request) => {
     const base = baseOf(request);
     const q = request.query;
-    const page = pageOf(q);
+    const page = pageOf(q, request.warnings);
     const include = includesOf(q, stockIncludes);
     const rows = await listStock(db, request.client.id, {
       locationTypes: enumListFilter(q, 'filter[locationType][in]', locationTypes),
@@ -50,7 +50,7 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listStockLevels', async (request) => {
     const base = baseOf(request);
     const q = request.query;
-    const page = pageOf(q);
+    const page = pageOf(q, request.warnings);
     const rows = await listStockLevels(db, request.client, {
       skus: listFilter(q, 'filter[sku][in]'),
       mutatedOnGte: q['filter[mutatedOn][gte]'],
@@ -68,7 +68,7 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listStockMutations', async (request) => {
     const base = baseOf(request);
     const q = request.query;
-    const page = pageOf(q);
+    const page = pageOf(q, request.warnings);
     const rows = await listStockMutations(db, request.client, {
       createdOnLt: q['filter[createdOn][lt]'],
       createdOnGt: q['filter[createdOn][gt]'],

@@ -27,7 +27,7 @@ function webhookDeliveryResource({ delivery: d, event, attempts }: DeliveryLogEn
 export function webhookDeliveryRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'sandboxListWebhookDeliveries', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const entries = await listDeliveries(db, request.client.id, request.params.id, page);
     return { data: entries.map((e) => webhookDeliveryResource(e, base)), links: paginationLinks(request, base, page, entries.map((e) => e.delivery)) };
   });

@@ -13,7 +13,7 @@ export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
 
   route(app, 'listWebhooks', async (request) => {
     const base = baseOf(request);
-    const page = pageOf(request.query);
+    const page = pageOf(request.query, request.warnings);
     const rows = await listWebhooks(db, request.client.id, page);
     return { data: rows.map((w) => webhookResource(w, base)), links: paginationLinks(request, base, page, rows) };
   });

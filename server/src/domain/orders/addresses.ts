@@ -1,6 +1,7 @@
 // Address rules by country (v2 spec section 5): postcode and house number required for NL, BE and DE;
 // a missing house number is taken from the street, and an address still without one makes the order Not Valid.
 import { houseNumberRequiredCountries } from '@shopapi/contract';
+import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
 import type { AddressInput } from './service.ts';
 
 /** "Kerkstraat 12", "Kerkstraat 12a", "Kerkstraat 12-3": the street, then the number, then an addition. */
@@ -14,13 +15,16 @@ export interface CheckedAddress {
   problem?: string;
 }
 
-export function checkAddress(address: AddressInput, role: 'delivery' | 'billing'): CheckedAddress {
+/** streetSource: where the request carries the street, named in the warning when the house number is taken from it. */
+export function checkAddress(address: AddressInput, role: 'delivery' | 'billing', warnings: WarningSink = noWarnings, streetSource?: string): CheckedAddress {
   const country = address.countryCode.toUpperCase().slice(0, 2);
   if (!houseNumberRequiredCountries.has(country)) return { address, valid: true };
   if (!address.postcode?.trim()) return { address, valid: true, problem: `The ${role} address needs a postal code in ${country}.` };
   if (address.houseNumber?.trim()) return { address, valid: true };
   const match = numberAtEnd.exec(address.street1.trim());
   if (!match) return { address, valid: false };
+  const addition = match[3] && !address.houseNumberExtension ? ` and addition "${match[3]}"` : '';
+  warnings.add('coerced', `house number ${match[2]}${addition} taken from the street "${address.street1.trim()}"`, streetSource);
   return {
     address: { ...address, street1: match[1], houseNumber: match[2], houseNumberExtension: address.houseNumberExtension || match[3] || null },
     valid: true,

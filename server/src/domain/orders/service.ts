@@ -7,6 +7,7 @@ import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../http/query.ts';
+import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
 import { dayAfter, startOfDay } from '../time.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipmentItems } = schema;
@@ -33,7 +34,13 @@ async function findByExternalNumber(db: Db, clientId: number, externalOrderNumbe
   return row;
 }
 
-export async function createOrder(db: Db, client: Client, document: CreateDocument, base: string): Promise<number> {
+/** Where a v3 document carries the order fields that have defaults. */
+const documentSources: OrderSources = {
+  email: '/data/attributes/email', currency: '/data/attributes/currency', allowPartialDelivery: '/data/attributes/allowPartialDelivery',
+  preferredShippingMethod: '/data/relationships/preferredShippingMethod', billingAddress: '/data/relationships/billingAddress',
+};
+
+export async function createOrder(db: Db, client: Client, document: CreateDocument, base: string, warnings: WarningSink = noWarnings): Promise<number> {
   const { attributes, relationships } = document.data;
   const included = document.included ?? [];
   const problems = new ErrorCollector();
@@ -73,10 +80,11 @@ export async function createOrder(db: Db, client: Client, document: CreateDocume
     orderTypeId: Number(relationships.orderType.data.id),
     preferredShippingMethodId: relationships.preferredShippingMethod ? Number(relationships.preferredShippingMethod.data.id) : undefined,
     delivery: addressOf(delivery),
-    billing: billing && billing !== delivery ? addressOf(billing) : undefined,
+    billing: billing === undefined ? undefined : billing === delivery ? 'delivery' : addressOf(billing),
     pickUpPoint: pickUps[0]?.resource.attributes,
     items: items.map(({ index, resource }) => ({ attributes: resource.attributes, pointer: `/included/${index}/attributes` })),
-  }, base, problems);
+    sources: documentSources,
+  }, base, problems, warnings);
 }
 
 export type AddressInput = Static<typeof AddressWriteAttributes>;
@@ -89,17 +97,35 @@ export interface NewOrder {
   preferredShippingMethodId?: number;
   /** Absent only when the caller has already recorded why in its problems. */
   delivery: AddressInput | undefined;
-  /** Absent: the delivery address is the billing address. */
-  billing?: AddressInput;
+  /** Absent: the client gave none, so the delivery address is billed; 'delivery': the client named the delivery address. */
+  billing?: AddressInput | 'delivery';
   pickUpPoint?: Static<typeof PickUpPointWriteAttributes>;
   /** pointer: where the item is in the request, for error sources. */
   items: { attributes: Static<typeof OrderItemWriteAttributes>; pointer: string }[];
   /** v2: false when the address lacks a required house number; such an order is not shipped until fixed. */
   isValid?: boolean;
+  /** Where the request carries the fields that have defaults: a warning for a default applied names that place. */
+  sources: OrderSources;
+}
+
+export interface OrderSources { email: string; currency: string; allowPartialDelivery: string; preferredShippingMethod: string; billingAddress?: string }
+
+/** What placeOrder filled in for what the client left out, noted once the order is stored. */
+function noteDefaults(input: NewOrder, shippingMethod: { id: number; name: string }, productBySku: Map<string, { name: string }>, warnings: WarningSink) {
+  const { attributes, sources } = input;
+  if (attributes.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, sources.email);
+  if (attributes.currency == null) warnings.add('default', `not given: ${defaults.currency}`, sources.currency);
+  if (attributes.allowPartialDelivery == null) warnings.add('default', `not given: ${defaults.allowPartialDelivery}`, sources.allowPartialDelivery);
+  if (input.preferredShippingMethodId === undefined) warnings.add('default', `not given: your main shipping method ${shippingMethod.id} (${shippingMethod.name})`, sources.preferredShippingMethod);
+  if (input.billing === undefined) warnings.add('default', 'no billing address: the delivery address is the billing address', sources.billingAddress);
+  for (const { attributes: item, pointer } of input.items) {
+    if (item.vat == null) warnings.add('default', `not given: ${defaults.vat}`, `${pointer}/vat`);
+    if (!item.name) warnings.add('default', `not given: the product name "${productBySku.get(item.sku)!.name}"`, `${pointer}/name`);
+  }
 }
 
 /** Checks an order against the client's data and stores it in one transaction; every problem is reported together. */
-export async function placeOrder(db: Db, client: Client, input: NewOrder, base: string, problems = new ErrorCollector()): Promise<number> {
+export async function placeOrder(db: Db, client: Client, input: NewOrder, base: string, problems = new ErrorCollector(), warnings: WarningSink = noWarnings): Promise<number> {
   const { attributes, delivery, billing, items } = input;
   const [orderType, shippingMethod, existing] = await Promise.all([
     findOrderType(db, client.id, input.orderTypeId),
@@ -126,14 +152,15 @@ export async function placeOrder(db: Db, client: Client, input: NewOrder, base: 
   }
   problems.throwIfAny();
 
+  let id: number;
   try {
-    return await db.transaction(async (tx) => {
+    id = await db.transaction(async (tx) => {
       const insertAddress = async (address: AddressInput) => {
         const [row] = await tx.insert(addresses).values({ clientId: client.id, ...address }).returning({ id: addresses.id });
         return row.id;
       };
       const deliveryId = await insertAddress(delivery!);
-      const billingId = billing ? await insertAddress(billing) : deliveryId;
+      const billingId = billing && billing !== 'delivery' ? await insertAddress(billing) : deliveryId;
       const [order] = await tx.insert(orders).values({
         clientId: client.id,
         externalOrderNumber: attributes.externalOrderNumber,
@@ -181,6 +208,8 @@ export async function placeOrder(db: Db, client: Client, input: NewOrder, base: 
     }
     throw error;
   }
+  noteDefaults(input, shippingMethod!, productBySku, warnings);
+  return id;
 }
 
 /** The client's order (or order item) with this id; another client's is not there. */
@@ -237,10 +266,11 @@ export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422
   if (order.fulfilledAt) throw apiError(code, `Order ${order.id} is already fulfilled and cannot be modified; no changes were applied.`);
 }
 
-export async function updateOrder(db: Db, client: Client, id: number, document: UpdateDocument, base: string): Promise<void> {
+export async function updateOrder(db: Db, client: Client, id: number, document: UpdateDocument, base: string, warnings: WarningSink = noWarnings): Promise<void> {
   const order = await requireOrder(db, client.id, id);
   if (Number(document.data.id) !== id) throw apiError('409', `The id in the document (${document.data.id}) does not match the id in the path (${id}).`, { pointer: '/data/id' });
   assertNotFulfilled(order);
+  for (const name in document.data.relationships) warnings.add('ignored', 'relationships cannot change; not read', `/data/relationships/${name}`);
   const a = document.data.attributes;
   const problems = new ErrorCollector();
   if (a.currency != null && a.currency !== order.currency) problems.add('400', 'currency cannot be changed.', { pointer: '/data/attributes/currency' });
@@ -288,6 +318,9 @@ export async function updateOrder(db: Db, client: Client, id: number, document: 
     if (isUniqueViolation(error, 'orders_client_external_key')) throw apiError('409-1', `An order with externalOrderNumber "${a.externalOrderNumber}" already exists.`, { pointer: '/data/attributes/externalOrderNumber' });
     throw error;
   }
+  if (a.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, '/data/attributes/email');
+  if (a.allowPartialDelivery === null) warnings.add('default', `null: the order type's default, ${allowPartialDelivery}`, '/data/attributes/allowPartialDelivery');
+  if (a.metadata == null && Object.values(order.metadata).some((value) => value != null)) warnings.add('default', 'not given: the stored metadata is erased', '/data/attributes/metadata');
 }
 
 /** Quantity per order item that shipments already cover (in any state): that part can no longer be cancelled. */
