@@ -3,8 +3,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { limits } from './limits.ts';
 import { warehouseCodes } from './enums.ts';
 
-/** 2..80 printable characters, not starting or ending with a space. */
-const printableTrimmed = '^[^\\s\\x00-\\x1F\\x7F](?:[^\\x00-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F])?$';
+/** Printable characters only, not starting or ending with a space (the length is bounded where it is used). */
+export const printableTrimmed = '^[^\\s\\x00-\\x1F\\x7F](?:[^\\x00-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F])?$';
 
 export const Sku = Type.String({ minLength: limits.skuMin, maxLength: limits.skuMax, pattern: printableTrimmed, description: 'Stock keeping unit: 2 to 80 printable characters, no leading or trailing space.', examples: ['SKU-TSHIRT-M'] });
 export const Barcode = Type.String({ minLength: limits.skuMin, maxLength: limits.skuMax, pattern: printableTrimmed, description: 'Barcode (EAN, UPC...): 2 to 80 printable characters, no leading or trailing space.', examples: ['8712345678906'] });

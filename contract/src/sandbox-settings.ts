@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { limits } from './limits.ts';
 import { RequestId, Resource, ResourceId, SingleDocument } from './jsonapi.ts';
 import { defineOperation } from './operation.ts';
-import { WarehouseCodeSchema } from './formats.ts';
+import { WarehouseCodeSchema, printableTrimmed } from './formats.ts';
 import { warehouseCodes } from './enums.ts';
 
 export const settingsLimits = {
@@ -19,9 +19,6 @@ export const settingsLimits = {
   returnReasonsMax: 100,
   paymentMethodsMax: 10,
 } as const;
-
-/** Starts and ends with a visible character, no control characters. */
-const printableTrimmed = '^[^\\s\\x00-\\x1F\\x7F](?:[^\\x00-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F])?$';
 
 const Code = (description: string, examples: string[]) => Type.String({ minLength: 1, maxLength: settingsLimits.codeMax, pattern: printableTrimmed, description, examples });
 const Name = Type.String({ minLength: 1, maxLength: settingsLimits.nameMax, pattern: printableTrimmed, description: 'Shown to people; free text.' });

@@ -12,11 +12,12 @@ export const ReturnReason = Resource('returnReason', Type.Object({
 }), undefined, 'Why a consumer returned an item; return items refer to it.');
 
 export const ShippingMethod = Resource('shippingMethod', Type.Object({
-  code: Type.String({ examples: ['STANDARD'] }),
+  code: Type.String({ examples: ['POSTNL_STANDARD'] }),
   name: Type.String(),
   carrier: Type.String({ examples: ['PostNL'] }),
   kind: Type.Union(shippingMethodKinds.map((k) => Type.Literal(k)), { description: 'MAIN: what orders name as preferredShippingMethod; WAREHOUSE: a main method as one warehouse carries it out; RETURN: for return shipments.' }),
   warehouseCode: Nullable(Type.String({ description: 'For WAREHOUSE methods: the warehouse.' })),
+  paperless: Type.Boolean({ description: 'For RETURN methods: the consumer needs no printed label (the return label is a code to show at the carrier). Always false for the others.' }),
 }), Type.Object({
   mainShippingMethod: ToOne('shippingMethod', 'For WAREHOUSE methods: the main method they carry out.'),
 }), 'A way of shipping; the main ones are what orders choose.');
