@@ -2,7 +2,7 @@
 // what orders and returns look up in them, and the rules that keep a replacement whole or refuse it whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { isForeignKeyViolation, schema } from '../src/db/index.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 import { v2Order } from './support/v2.ts';
@@ -167,6 +167,18 @@ describe('PUT /sandbox/settings', () => {
     expect(await v2Settings(client)).toEqual(v2Before);
     // Renaming what is used is fine.
     expect((await put(client, { orderTypes: [webshop, { ...b2b, code: 'B2B', name: 'Zakelijk' }] })).status).toBe(200);
+  });
+
+  it('the database itself refuses a removal the check did not see (an order written at the same moment)', async () => {
+    const client = await sb.newClient();
+    await createProducts(sb, client.token, ['SET-RACE']);
+    const [, b2b] = (await read(client)).orderTypes;
+    const order = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { orderTypeId: b2b.id, items: [{ sku: 'SET-RACE', quantity: 1 }] }) });
+    expect(order.status, order.raw).toBe(201);
+    // What a PUT racing the order would run after its check: the reference holds.
+    const removal = sb.database.db.delete(schema.orderTypes).where(eq(schema.orderTypes.id, b2b.id));
+    expect(await removal.then(() => 'removed', (error: unknown) => (isForeignKeyViolation(error) ? 'refused' : error))).toBe('refused');
+    expect((await read(client)).orderTypes.map((t) => t.id)).toContain(b2b.id);
   });
 
   it('refuses to remove a return reason that return items name', async () => {

@@ -89,6 +89,16 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return false;
 }
 
+/** A row refers to one that is not there (any more): a settings entry removed while an order was being written. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  let e = error as { code?: string; cause?: unknown } | undefined;
+  while (e) {
+    if (e.code === '23503') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }

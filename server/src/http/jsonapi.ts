@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
 import { ApiError, capProblems, moreProblems, type ErrorItem } from './errors.ts';
 import { validationItems } from './validation.ts';
+import { isForeignKeyViolation } from '../db/index.ts';
 
 export type ApiKind = 'v3' | 'v2' | 'token';
 
@@ -85,6 +86,8 @@ function fastifyErrorItems(error: FastifyError): { status: number; items: ErrorI
     if (context === 'params') return { status: 404, items: [{ code: '404', detail: 'No resource with this id.' }] };
     return { status: 400, items: validationItems(error.validation as never, context) };
   }
+  // Only a race can get here (the services check references first): a settings entry removed while this request wrote.
+  if (isForeignKeyViolation(error)) return { status: 409, items: [{ code: '409', detail: 'A setting this request refers to was changed by another request at the same moment; read your settings and send it again.' }] };
   const status = error.statusCode ?? 500;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return { status: 400, items: [{ code: '400', detail: 'The request body is larger than allowed.' }] };
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) return { status: 415, items: [{ code: '415', detail: 'Unsupported media type.' }] };

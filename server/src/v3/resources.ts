@@ -173,7 +173,7 @@ export function shippingMethodResource(m: ShippingMethodRow, base: string): Reso
   return {
     type: 'shippingMethod',
     id: m.id,
-    attributes: { code: m.code, name: m.name, carrier: m.carrier, kind: m.kind.toUpperCase(), warehouseCode: m.warehouse },
+    attributes: { code: m.code, name: m.name, carrier: m.carrier, kind: m.kind.toUpperCase(), warehouseCode: m.warehouse, paperless: m.paperless },
     relationships: { mainShippingMethod: one('shippingMethod', m.mainShippingMethodId) },
     links: self(base, 'shippingMethods', m.id),
   };

@@ -1,6 +1,6 @@
 // Orders and what belongs to them: items, addresses, pick-up point, attachments.
 import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { clients } from './clients.ts';
+import { clients, orderTypes, shippingMethods } from './clients.ts';
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -28,8 +28,9 @@ export const orders = pgTable('orders', {
   metadata: jsonb().$type<Metadata>().notNull().default({}),
   channelIdentifier: text(),
   currency: text().notNull().default('EUR'),
-  orderTypeId: integer().notNull(),
-  preferredShippingMethodId: integer().notNull(),
+  // References, so a settings change can never leave an order pointing at a removed entry (PUT /sandbox/settings).
+  orderTypeId: integer().notNull().references(() => orderTypes.id),
+  preferredShippingMethodId: integer().notNull().references(() => shippingMethods.id),
   deliveryAddressId: integer().notNull(),
   billingAddressId: integer().notNull(),
   /** v2: an order whose address lacks a required house number is Not Valid and not shipped until fixed. */

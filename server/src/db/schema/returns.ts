@@ -1,6 +1,6 @@
 // Returns: the return authorisation (v2 RMA) of a shipment and its items, with what the warehouse found when processing them.
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { clients } from './clients.ts';
+import { clients, returnReasons } from './clients.ts';
 import { orders, type Metadata } from './orders.ts';
 import { shipments } from './shipments.ts';
 import { products } from './products.ts';
@@ -26,7 +26,7 @@ export const returnItems = pgTable('return_items', {
   productId: integer().notNull().references(() => products.id),
   sku: text().notNull(),
   quantity: integer().notNull(),
-  returnReasonId: integer(),
+  returnReasonId: integer().references(() => returnReasons.id),
   externalOrderNumber: text().notNull(),
   externalReference: text(),
   metadata: jsonb().$type<Metadata>().notNull().default({}),

@@ -1,6 +1,6 @@
 // Shipments and their items, as the warehouse produces them.
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { clients } from './clients.ts';
+import { clients, orderTypes, shippingMethods } from './clients.ts';
 import { orders, type Metadata } from './orders.ts';
 
 export interface Tracking { carrier: string | null; number: string | null; stage: string | null; status: string | null; url: string | null }
@@ -10,8 +10,8 @@ export const shipments = pgTable('shipments', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
   clientId: integer().notNull().references(() => clients.id),
   orderId: integer().notNull().references(() => orders.id),
-  orderTypeId: integer().notNull(),
-  shippingMethodId: integer().notNull(),
+  orderTypeId: integer().notNull().references(() => orderTypes.id),
+  shippingMethodId: integer().notNull().references(() => shippingMethods.id),
   status: text().notNull(),
   readyToPickOn: timestamp({ withTimezone: true }),
   readyToShipOn: timestamp({ withTimezone: true }),
