@@ -120,10 +120,15 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
-    if (!logged(request)) return payload;
-    // Files and uploads are counted, not kept.
-    const capture = new BodyCapture(textual(request.headers['content-type']) ? opts.bodyMaxBytes : 0);
+    // Files and uploads are described by their Content-Length, not read here: multipart reads the raw request itself,
+    // and a stream in between that nobody reads would stall the upload.
+    if (!logged(request) || !textual(request.headers['content-type'])) return payload;
+    const capture = new BodyCapture(opts.bodyMaxBytes);
     request.loggedBody = capture;
+    // A client that breaks off its body fails the parse as it would without the capture; an error of the capture
+    // itself (written after the parser gave up) is nobody's concern.
+    payload.on('error', (error) => capture.destroy(error));
+    capture.on('error', () => {});
     return payload.pipe(capture);
   });
 
@@ -171,7 +176,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
       requestContentType: requestType ?? null,
       requestBody: requestText === null ? null : redact(requestText, requestType),
-      requestBytes: body?.bytes ?? 0,
+      requestBytes: body?.bytes ?? (Number(request.headers['content-length']) || 0),
       requestTruncated: requestText !== null && body!.truncated,
       responseContentType,
       responseBody: answer?.text ? redact(answer.text, responseContentType ?? undefined) : null,
