@@ -79,7 +79,7 @@ describe('PUT /v3/orders/{id}', () => {
   });
 
   it('a new fulfillFrom must be a warehouse of the order\'s shipping method', async () => {
-    const express = client.mainShippingMethodIds[1];
+    const express = client.mainShippingMethodIds[2]; // DHL_EXPRESS: NR, NN, BW, DD
     const order = await newOrder({ shippingMethodId: express });
     const base = { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false };
     const answer = await put(order.id, { ...base, fulfillFrom: 'GN' });
