@@ -23,6 +23,10 @@ step() {
 
 step "system packages" bash -c "bash scripts/ensure-postgres.sh && bash scripts/ensure-nginx.sh"
 step "typecheck" npx tsc -p tsconfig.json
+step "lint (formatter, linter, dependency rule)" bash -c 'npm run --silent lint || {
+  echo "lint: npx biome check --write fixes formatting and the safe lint fixes; a dependency violation needs its import changed (Checks in docs/ARCHITECTURE.md)." >&2
+  exit 1
+}'
 step "OpenAPI documents" npm run --silent openapi
 step "server and contract tests (PGlite and PostgreSQL)" npx vitest run --reporter=default --reporter=json --outputFile.json=tmp/results-server.json
 # An absolute path: the browser suite runs with e2e/ as its vitest root.

@@ -1,0 +1,68 @@
+// The dependency rule of docs/ARCHITECTURE.md: api → modules → platform, warehouse → modules, nothing imports the
+// composition root, no cycles. Today's folders stand beside their future names (domain/ → modules/, http/ v2/ v3/ → api/).
+// Tests may import anything. Violations that existed when the rule came in are listed in
+// .dependency-cruiser-known-violations.json; `npm run lint` fails on any other.
+
+/** A test file, wherever it lives: tests reach into every layer on purpose. */
+const tests = '(^server/test/|^contract/test/|^e2e/|\\.test\\.ts$)';
+/** The HTTP layer: the API plugins and their shared pieces. */
+const transport = '^server/src/(http|v2|v3|api)/';
+/** The domain: today's domain/, the target modules/. */
+const domain = '^server/src/(domain|modules)/';
+/** Fastify and its plugins: HTTP, which the domain and the platform know nothing of. */
+const fastify = '(^|/)node_modules/(fastify|fastify-plugin|@fastify/[^/]+)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties its modules into one: none may be read, tested or moved alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-import-of-composition-root',
+      severity: 'error',
+      comment: 'app.ts and cli.ts compose the server; nothing but tests and benchmarks imports them (cli.ts starts app.ts).',
+      from: { pathNot: [tests, '^bench/', '^server/src/(app|cli)\\.ts$'] },
+      to: { path: '^server/src/(app|cli)\\.ts$' },
+    },
+    {
+      name: 'platform-imports-only-platform',
+      severity: 'error',
+      comment: 'platform/ and db/ are the bottom layer: they import no domain, API or simulator code.',
+      from: { path: '^server/src/(platform|db)/', pathNot: tests },
+      to: { path: ['^server/src/(http|v2|v3|api|domain|modules|warehouse)/', fastify] },
+    },
+    {
+      name: 'domain-knows-no-http',
+      severity: 'error',
+      comment: 'Modules take and return plain domain values: no API code (errors, query parsing, documents), no Fastify.',
+      from: { path: domain, pathNot: tests },
+      to: { path: [transport, fastify] },
+    },
+    {
+      name: 'warehouse-calls-modules-only',
+      severity: 'error',
+      comment: 'The simulator calls module services; it does not go through the APIs.',
+      from: { path: '^server/src/warehouse/', pathNot: tests },
+      to: { path: transport },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^portal/', '^contract/openapi/', '^server/src/db/migrations/'] },
+    // Type-only imports count: a cycle through types is still a cycle for a reader.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // @shopapi/contract is a workspace link: resolved through its package.json exports to contract/src.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
