@@ -9,8 +9,24 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // *.postgres.test.ts: several server processes on one database, which an embedded database cannot be.
-      { extends: true, test: { name: 'pglite', include: ['server/test/**/*.test.ts', 'contract/test/**/*.test.ts'], exclude: ['server/test/**/*.postgres.test.ts'], env: { TEST_DB: 'pglite' } } },
-      { extends: true, test: { name: 'postgres', include: ['server/test/**/*.test.ts'], env: { TEST_DB: 'postgres' }, globalSetup: ['server/test/support/global-postgres.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'pglite',
+          include: ['server/test/**/*.test.ts', 'contract/test/**/*.test.ts'],
+          exclude: ['server/test/**/*.postgres.test.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['server/test/**/*.test.ts'],
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['server/test/support/global-postgres.ts'],
+        },
+      },
     ],
   },
 });

@@ -9,7 +9,10 @@ export async function benchCreate(databaseUrl: string): Promise<string[]> {
     const statuses = new Map<number, number>();
     console.log('create orders');
     const result = await load({
-      url: `${server.url}/v3/orders`, method: 'POST', token: server.token, label: 'create',
+      url: `${server.url}/v3/orders`,
+      method: 'POST',
+      token: server.token,
+      label: 'create',
       body: () => JSON.stringify(orderDocument(server.client, `${prefix}-${++n}`)),
       onResponse: (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
     });
@@ -17,7 +20,12 @@ export async function benchCreate(databaseUrl: string): Promise<string[]> {
     return [
       '| Route | req/s | p50 | p99 | 201 answers | other answers |',
       '|---|---|---|---|---|---|',
-      `| \`${result.command}\` (body: 5 items, delivery + billing address; unique externalOrderNumber per request) | ${rps(result.requestsPerSecond)} | ${ms(result.p50)} | ${ms(result.p99)} | ${created} | ${[...statuses].filter(([s]) => s !== 201).map(([s, c]) => `${c}×${s}`).join(', ') || 'none'} |`,
+      `| \`${result.command}\` (body: 5 items, delivery + billing address; unique externalOrderNumber per request) | ${rps(result.requestsPerSecond)} | ${ms(result.p50)} | ${ms(result.p99)} | ${created} | ${
+        [...statuses]
+          .filter(([s]) => s !== 201)
+          .map(([s, c]) => `${c}×${s}`)
+          .join(', ') || 'none'
+      } |`,
     ];
   } finally {
     await server.stop();

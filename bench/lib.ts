@@ -28,17 +28,29 @@ export async function seedClient(db: Db, username = `bench_${Date.now().toString
   const password = 'bench-password-1';
   const client = await createClient(db, { username, password });
   const skus = [1, 2, 3, 4, 5].map((n) => `BENCH-SKU-${n}`);
-  const products = await db.insert(schema.products).values(skus.map((sku) => ({ clientId: client.id, sku, name: `Bench product ${sku}` }))).returning({ id: schema.products.id });
-  const rows = (q: unknown) => ((q as { rows?: Record<string, unknown>[] }).rows ?? (q as Record<string, unknown>[]));
+  const products = await db
+    .insert(schema.products)
+    .values(skus.map((sku) => ({ clientId: client.id, sku, name: `Bench product ${sku}` })))
+    .returning({ id: schema.products.id });
+  const rows = (q: unknown) => (q as { rows?: Record<string, unknown>[] }).rows ?? (q as Record<string, unknown>[]);
   const [orderType] = rows(await db.execute(sql`select id from order_types where client_id = ${client.id} order by id limit 1`));
-  const [method] = rows(await db.execute(sql`select id from shipping_methods where client_id = ${client.id} and kind = 'main' order by id limit 1`));
+  const [method] = rows(
+    await db.execute(sql`select id from shipping_methods where client_id = ${client.id} and kind = 'main' order by id limit 1`),
+  );
   return {
-    clientId: client.id, username, password, orderTypeId: Number(orderType.id), shippingMethodId: Number(method.id),
-    warehouse: client.defaultWarehouse, skus, productIds: products.map((p) => p.id),
+    clientId: client.id,
+    username,
+    password,
+    orderTypeId: Number(orderType.id),
+    shippingMethodId: Number(method.id),
+    warehouse: client.defaultWarehouse,
+    skus,
+    productIds: products.map((p) => p.id),
   };
 }
 
-export const rowsOf = (result: unknown): Record<string, unknown>[] => ((result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]));
+export const rowsOf = (result: unknown): Record<string, unknown>[] =>
+  (result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]);
 
 async function maxId(db: Db, table: string): Promise<number> {
   const [row] = rowsOf(await db.execute(sql.raw(`select coalesce(max(id), 0) as m from ${table}`)));
@@ -58,36 +70,46 @@ export async function seedOrders(db: Db, c: BenchClient, count: number, opts: { 
   const a = await maxId(db, 'addresses');
   const i = await maxId(db, 'order_items');
   const [p1, p2] = c.productIds;
-  await db.execute(sql.raw(`insert into addresses (id, client_id, order_id, first_name, last_name, street1, house_number, postcode, city, country_code)
+  await db.execute(
+    sql.raw(`insert into addresses (id, client_id, order_id, first_name, last_name, street1, house_number, postcode, city, country_code)
     overriding system value
     select ${a} + g, ${c.clientId}, ${o} + (g + 1) / 2, 'Jane', 'Jansen', 'Kerkstraat', (g % 200)::text, '4701AB', 'Roosendaal', 'NL'
-    from generate_series(1, ${2 * count}) g`));
-  await db.execute(sql.raw(`insert into orders (id, client_id, external_order_number, locale, email, currency, order_type_id, preferred_shipping_method_id,
+    from generate_series(1, ${2 * count}) g`),
+  );
+  await db.execute(
+    sql.raw(`insert into orders (id, client_id, external_order_number, locale, email, currency, order_type_id, preferred_shipping_method_id,
       delivery_address_id, billing_address_id, ordered_on, reference, metadata)
     overriding system value
     select ${o} + g, ${c.clientId}, 'BENCH-' || (${o} + g), 'nl-NL', 'noreply@example.com', 'EUR', ${c.orderTypeId}, ${c.shippingMethodId},
       ${a} + 2 * g - 1, ${a} + 2 * g, now(), 'REF-' || g, '{}'::jsonb
-    from generate_series(1, ${count}) g`));
-  await db.execute(sql.raw(`insert into order_items (id, client_id, order_id, product_id, sku, quantity, ordered_quantity, price, vat, name, metadata)
+    from generate_series(1, ${count}) g`),
+  );
+  await db.execute(
+    sql.raw(`insert into order_items (id, client_id, order_id, product_id, sku, quantity, ordered_quantity, price, vat, name, metadata)
     overriding system value
     select ${i} + g, ${c.clientId}, ${o} + (g + 1) / 2, case when g % 2 = 1 then ${p1} else ${p2} end,
       case when g % 2 = 1 then '${c.skus[0]}' else '${c.skus[1]}' end, 1 + g % 3, 1 + g % 3, 9.95, 21, 'Bench product', '{}'::jsonb
-    from generate_series(1, ${2 * count}) g`));
+    from generate_series(1, ${2 * count}) g`),
+  );
   for (const table of ['addresses', 'orders', 'order_items']) await resetIdentity(db, table);
   if (opts.shipments) {
     const s = await maxId(db, 'shipments');
     const si = await maxId(db, 'shipment_items');
-    await db.execute(sql.raw(`insert into shipments (id, client_id, order_id, order_type_id, shipping_method_id, status, warehouse_code, shipped_on, weight, tracking, colli)
+    await db.execute(
+      sql.raw(`insert into shipments (id, client_id, order_id, order_type_id, shipping_method_id, status, warehouse_code, shipped_on, weight, tracking, colli)
       overriding system value
       select ${s} + g, ${c.clientId}, ${o} + g, ${c.orderTypeId}, ${c.shippingMethodId}, 'SHIPPED', '${c.warehouse}', now(), 1200,
         '{"carrier":"PostNL","number":"3STEST","stage":null,"status":null,"url":null}'::jsonb,
         jsonb_build_array(jsonb_build_object('number', 1, 'parcelNumber', '3STEST' || g, 'trackingUrl', null))
-      from generate_series(1, ${count}) g`));
-    await db.execute(sql.raw(`insert into shipment_items (id, client_id, shipment_id, order_item_id, product_id, sku, quantity)
+      from generate_series(1, ${count}) g`),
+    );
+    await db.execute(
+      sql.raw(`insert into shipment_items (id, client_id, shipment_id, order_item_id, product_id, sku, quantity)
       overriding system value
       select ${si} + g, ${c.clientId}, ${s} + (g + 1) / 2, ${i} + g, case when g % 2 = 1 then ${p1} else ${p2} end,
         case when g % 2 = 1 then '${c.skus[0]}' else '${c.skus[1]}' end, 1 + g % 3
-      from generate_series(1, ${2 * count}) g`));
+      from generate_series(1, ${2 * count}) g`),
+    );
     for (const table of ['shipments', 'shipment_items']) await resetIdentity(db, table);
   }
   if (opts.analyze !== false) await db.execute(sql`analyze`);
@@ -95,7 +117,15 @@ export async function seedOrders(db: Db, c: BenchClient, count: number, opts: { 
 
 /** A POST /v3/orders document: five items, a delivery and a billing address. */
 export function orderDocument(c: BenchClient, externalOrderNumber: string) {
-  const address = { firstName: 'Jane', lastName: 'Jansen', street1: 'Kerkstraat', houseNumber: '12', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' };
+  const address = {
+    firstName: 'Jane',
+    lastName: 'Jansen',
+    street1: 'Kerkstraat',
+    houseNumber: '12',
+    postcode: '4701AB',
+    city: 'Roosendaal',
+    countryCode: 'NL',
+  };
   return {
     data: {
       type: 'order',
@@ -161,10 +191,12 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     duration,
     method: opts.method ?? 'GET',
     headers,
-    requests: [{
-      ...(makeBody ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: makeBody() }) } : {}),
-      ...(onResponse ? { onResponse: (status: number, body: string) => onResponse(status, body) } : {}),
-    }],
+    requests: [
+      {
+        ...(makeBody ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: makeBody() }) } : {}),
+        ...(onResponse ? { onResponse: (status: number, body: string) => onResponse(status, body) } : {}),
+      },
+    ],
   });
   const parsed = new URL(opts.url);
   return {
@@ -187,7 +219,9 @@ export interface ServerInfo {
   sampleOrderId: number;
 }
 
-export interface BenchServer extends ServerInfo { stop(): Promise<void> }
+export interface BenchServer extends ServerInfo {
+  stop(): Promise<void>;
+}
 
 /** Starts bench/serve.ts in its own process, so the load generator and the server do not share an event loop. */
 export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
@@ -199,16 +233,23 @@ export async function startBenchServer(env: Record<string, string>, execArgv: st
   });
   const info = await new Promise<ServerInfo>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('bench server did not start within 300 s')), 300_000);
-    child.once('message', (message) => { clearTimeout(timer); resolve(message as ServerInfo); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`bench server exited with ${code}`)); });
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message as ServerInfo);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bench server exited with ${code}`));
+    });
   });
   return {
     ...info,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -225,7 +266,9 @@ export function packageVersion(name: string): string {
 
 export function machine(postgresVersion: string): string {
   const cpu = cpus();
-  const versions = ['fastify', 'drizzle-orm', 'pg', '@electric-sql/pglite', 'autocannon', 'tsx'].map((name) => `${name} ${packageVersion(name)}`).join(', ');
+  const versions = ['fastify', 'drizzle-orm', 'pg', '@electric-sql/pglite', 'autocannon', 'tsx']
+    .map((name) => `${name} ${packageVersion(name)}`)
+    .join(', ');
   return [
     `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory; shared with other work, so figures move by ±15 % between runs`,
     `- Node ${process.version}; ${postgresVersion}`,

@@ -1,8 +1,6 @@
 // Scenario 1: the two hot list pages against baselines of the same size through the same serializer, in one server.
 import { load, ms, ratio, rps, startBenchServer, type LoadResult } from './lib.ts';
 
-export interface ListFigures { rows: string[]; worst: number }
-
 const pages = [
   { name: 'orders', route: '/v3/orders?include=orderItems&page[size]=100', baseline: '/bench/baseline/orders' },
   { name: 'shipments', route: '/v3/shipments?include=shipmentItems&page[size]=100', baseline: '/bench/baseline/shipments' },

@@ -2,7 +2,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { repository } from './lib.ts';
 
-export interface Sandbox { url: string; child: ChildProcess; stop(): Promise<void> }
+export interface Sandbox {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
 
 export function spawnSandbox(env: Record<string, string>): Sandbox & { port: number } {
   const port = Number(env.PORT);
@@ -17,12 +21,26 @@ export function spawnSandbox(env: Record<string, string>): Sandbox & { port: num
     url: `http://127.0.0.1:${port}`,
     child,
     // npx and tsx each start a process: signal the whole group this call started.
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
-      child.once('exit', () => { clearTimeout(timer); resolve(); });
-      try { process.kill(-child.pid!, 'SIGTERM'); } catch { resolve(); }
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+        }, 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          resolve();
+        }
+      }),
   };
 }
 

@@ -16,21 +16,32 @@ const report = path.join(work, 'figures.jsonl');
 // The scaled suites, then the attacks of the hardening issue, each at its own size: hostile bodies for every operation,
 // the issue's reproductions, PDF bombs and large uploads while /status is timed, slowloris, password guessing, SSRF forms.
 const suites = [
-  'server/test/reliability/bad-input.test.ts', 'server/test/reliability/crash.test.ts',
-  'server/test/reliability/hostile-bodies.test.ts', 'server/test/reliability/hardening.test.ts', 'server/test/uploads-hardening.test.ts',
-  'server/test/reliability/slowloris.test.ts', 'server/test/reliability/auth-throttle.test.ts', 'server/test/reliability/ssrf.test.ts',
+  'server/test/reliability/bad-input.test.ts',
+  'server/test/reliability/crash.test.ts',
+  'server/test/reliability/hostile-bodies.test.ts',
+  'server/test/reliability/hardening.test.ts',
+  'server/test/uploads-hardening.test.ts',
+  'server/test/reliability/slowloris.test.ts',
+  'server/test/reliability/auth-throttle.test.ts',
+  'server/test/reliability/ssrf.test.ts',
 ];
 const command = `RELIABILITY_SCALE=${scale} npx vitest run ${suites.join(' ')}`;
 
 const begun = Date.now();
 console.log(command);
 const run = spawnSync('npx', ['vitest', 'run', ...suites], {
-  cwd: repository, stdio: 'inherit', env: { ...process.env, RELIABILITY_SCALE: String(scale), RELIABILITY_REPORT: report },
+  cwd: repository,
+  stdio: 'inherit',
+  env: { ...process.env, RELIABILITY_SCALE: String(scale), RELIABILITY_REPORT: report },
 });
 const minutes = ((Date.now() - begun) / 60000).toFixed(1);
 let lines: Record<string, string | number>[] = [];
 try {
-  lines = readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  lines = readFileSync(report, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 } catch {
   // No figures: the suites failed before reporting; the exit code says so below.
 }
@@ -45,24 +56,28 @@ const row = (database: string) => {
 };
 const begin = '<!-- reliability:begin -->';
 const end = '<!-- reliability:end -->';
-writeSection(begin, end, [
+writeSection(
   begin,
-  '## Reliability: long variants',
-  '',
-  `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench:reliability\` (\`${command}\`), ${minutes} min in all; Node ${process.version}, ${cpus().length} cores.`,
-  'The suites of `npm test` with their generated work multiplied: no answer may be a 5xx or undocumented, a rejected write must leave every table as it was, and every order answered 201 must be whole after a kill -9.',
-  '',
-  'The attack suites of the hardening issue run in the same command, each asserting the server still answers afterwards:',
-  'prototype keys and sparse indices, lists one past their bound, lone surrogates, NUL in member names and 1e999 on every',
-  'operation (hostile bodies); PDF bombs and 10 MiB uploads with /status timed; slowloris; password guessing; SSRF forms.',
-  '',
-  '| Database | Bad input: requests | Hostile bodies: requests | Crash: kill -9 while 50 connections create orders |',
-  '|---|---|---|---|',
-  row('pglite'),
-  row('postgres'),
-  '',
-  `Result: **${run.status === 0 ? 'all passed' : `failed (vitest exit code ${run.status})`}**.`,
   end,
-].join('\n'));
+  [
+    begin,
+    '## Reliability: long variants',
+    '',
+    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench:reliability\` (\`${command}\`), ${minutes} min in all; Node ${process.version}, ${cpus().length} cores.`,
+    'The suites of `npm test` with their generated work multiplied: no answer may be a 5xx or undocumented, a rejected write must leave every table as it was, and every order answered 201 must be whole after a kill -9.',
+    '',
+    'The attack suites of the hardening issue run in the same command, each asserting the server still answers afterwards:',
+    'prototype keys and sparse indices, lists one past their bound, lone surrogates, NUL in member names and 1e999 on every',
+    'operation (hostile bodies); PDF bombs and 10 MiB uploads with /status timed; slowloris; password guessing; SSRF forms.',
+    '',
+    '| Database | Bad input: requests | Hostile bodies: requests | Crash: kill -9 while 50 connections create orders |',
+    '|---|---|---|---|',
+    row('pglite'),
+    row('postgres'),
+    '',
+    `Result: **${run.status === 0 ? 'all passed' : `failed (vitest exit code ${run.status})`}**.`,
+    end,
+  ].join('\n'),
+);
 console.log(`Wrote ${resultsFile}`);
 process.exit(run.status ?? 1);

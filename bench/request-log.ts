@@ -14,13 +14,23 @@ export async function benchRequestLog(databaseUrl: string): Promise<string[]> {
   const rows: string[] = [];
   try {
     const scenarios = [
-      { name: 'list', run: (server: BenchServer) => load({ url: `${server.url}/v3/orders?include=orderItems&page[size]=100`, token: server.token, label: 'list' }) },
+      {
+        name: 'list',
+        run: (server: BenchServer) =>
+          load({ url: `${server.url}/v3/orders?include=orderItems&page[size]=100`, token: server.token, label: 'list' }),
+      },
       {
         name: 'create',
         run: (server: BenchServer) => {
           let n = 0;
           const prefix = `L-${server.port}-${Date.now().toString(36)}`;
-          return load({ url: `${server.url}/v3/orders`, method: 'POST', token: server.token, label: 'create', body: () => JSON.stringify(orderDocument(server.client, `${prefix}-${++n}`)) });
+          return load({
+            url: `${server.url}/v3/orders`,
+            method: 'POST',
+            token: server.token,
+            label: 'create',
+            body: () => JSON.stringify(orderDocument(server.client, `${prefix}-${++n}`)),
+          });
         },
       },
     ];
@@ -32,9 +42,12 @@ export async function benchRequestLog(databaseUrl: string): Promise<string[]> {
         without.push(await scenario.run(off));
         withLog.push(await scenario.run(on));
       }
-      for (const r of [...withLog, ...without]) if (r.non2xx || r.errors) throw new Error(`${r.command}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      for (const r of [...withLog, ...without])
+        if (r.non2xx || r.errors) throw new Error(`${r.command}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       const last = withLog[withLog.length - 1];
-      rows.push(`| \`${last.command}\` | ${withLog.map((r) => rps(r.requestsPerSecond)).join(', ')} | ${ms(last.p99)} | ${without.map((r) => rps(r.requestsPerSecond)).join(', ')} | ${ms(without[without.length - 1].p99)} | **${ratio(mean(withLog), mean(without))}** |`);
+      rows.push(
+        `| \`${last.command}\` | ${withLog.map((r) => rps(r.requestsPerSecond)).join(', ')} | ${ms(last.p99)} | ${without.map((r) => rps(r.requestsPerSecond)).join(', ')} | ${ms(without[without.length - 1].p99)} | **${ratio(mean(withLog), mean(without))}** |`,
+      );
     }
   } finally {
     await Promise.all([on.stop(), off.stop()]);

@@ -26,7 +26,9 @@ let postgresVersion = 'PostgreSQL ?';
 try {
   const admin = new pg.Client({ connectionString: cluster.url() });
   await admin.connect();
-  postgresVersion = String((await admin.query('show server_version')).rows[0].server_version).replace(/^/, 'PostgreSQL ') + ' (Debian, fsync on, synchronous_commit on; throwaway cluster from server/test/support/postgres-cluster.ts)';
+  postgresVersion =
+    String((await admin.query('show server_version')).rows[0].server_version).replace(/^/, 'PostgreSQL ') +
+    ' (Debian, fsync on, synchronous_commit on; throwaway cluster from server/test/support/postgres-cluster.ts)';
   const database = async (name: string) => {
     await admin.query(`create database ${name}`);
     return cluster.url(name);
@@ -46,21 +48,53 @@ try {
     into.push(`### ${title}`, '', intro, '', ...lines, '', `_(${((Date.now() - started) / 1000).toFixed(0)} s)_`, '');
   };
 
-  await scenario('lists', '1. List pages against a baseline in the same server',
+  await scenario(
+    'lists',
+    '1. List pages against a baseline in the same server',
     `Each route is run for ${seconds} s with 10 connections, then its baseline for ${seconds} s, against the same server process (bench/serve.ts: \`buildApp\` plus \`GET /bench/baseline/*\`, registered by the benchmark only). A baseline sends the real page's document, captured at start, through the operation's response schema from the contract, so the ratio isolates authentication, the database queries and the mapping to resources. 200 orders (two items, two addresses each) and 200 shipments (two items each) are in the database.`,
-    async () => [...listHeader, ...(await benchLists('PostgreSQL', await database('bench_lists'))), ...(await benchLists('PGlite (in memory, in the server process)', undefined))]);
-  await scenario('create', '2. Creating orders', `\`POST /v3/orders\` with full validation (contract schema, order type, SKUs, duplicate check) on PostgreSQL with fsync on; ${seconds} s, 10 connections; autocannon's setupRequest gives every request a new externalOrderNumber.`,
-    async () => benchCreate(await database('bench_create')));
-  await scenario('scale', '3. Scale: 10 thousand to 1 million orders', `Orders (two addresses and two items each) are bulk-inserted with \`generate_series\` in batches of 100 thousand, then \`ANALYZE\`; every request is run ${seconds} s with 10 connections against a server that was started before the load.`,
-    async () => benchScale(await database('bench_scale')));
-  await scenario('multi', '4. Two server processes on one PostgreSQL', `\`npx tsx server/src/cli.ts start\` with PORT and DATABASE_URL (as in production: pacer and webhook dispatcher running), one process and then two; \`POST /v3/orders\` for ${seconds} s with 20 connections in all (with two processes: two autocannon instances of 10 connections at once, one per process).`,
-    async () => benchMulti(await database('bench_multi')));
-  await scenario('webhooks', '5. Webhook dispatch', 'The outbox and dispatcher of server/src/domain/webhooks on PostgreSQL (fsync on), delivering to an HTTP server of the benchmark on 127.0.0.1 that answers 200.',
-    async () => benchWebhooks(await database('bench_webhooks')));
-  await scenario('startup', '6. Start-up', 'Embedded PGlite database in a temporary DATA_DIR, created by a first start that is not measured; then three measured starts.',
-    async () => benchStartup());
-  await scenario('requestlog', 'The request log\'s cost', `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on twice per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
-    async () => benchRequestLog(await database('bench_request_log')), requestLogSections);
+    async () => [
+      ...listHeader,
+      ...(await benchLists('PostgreSQL', await database('bench_lists'))),
+      ...(await benchLists('PGlite (in memory, in the server process)', undefined)),
+    ],
+  );
+  await scenario(
+    'create',
+    '2. Creating orders',
+    `\`POST /v3/orders\` with full validation (contract schema, order type, SKUs, duplicate check) on PostgreSQL with fsync on; ${seconds} s, 10 connections; autocannon's setupRequest gives every request a new externalOrderNumber.`,
+    async () => benchCreate(await database('bench_create')),
+  );
+  await scenario(
+    'scale',
+    '3. Scale: 10 thousand to 1 million orders',
+    `Orders (two addresses and two items each) are bulk-inserted with \`generate_series\` in batches of 100 thousand, then \`ANALYZE\`; every request is run ${seconds} s with 10 connections against a server that was started before the load.`,
+    async () => benchScale(await database('bench_scale')),
+  );
+  await scenario(
+    'multi',
+    '4. Two server processes on one PostgreSQL',
+    `\`npx tsx server/src/cli.ts start\` with PORT and DATABASE_URL (as in production: pacer and webhook dispatcher running), one process and then two; \`POST /v3/orders\` for ${seconds} s with 20 connections in all (with two processes: two autocannon instances of 10 connections at once, one per process).`,
+    async () => benchMulti(await database('bench_multi')),
+  );
+  await scenario(
+    'webhooks',
+    '5. Webhook dispatch',
+    'The outbox and dispatcher of server/src/domain/webhooks on PostgreSQL (fsync on), delivering to an HTTP server of the benchmark on 127.0.0.1 that answers 200.',
+    async () => benchWebhooks(await database('bench_webhooks')),
+  );
+  await scenario(
+    'startup',
+    '6. Start-up',
+    'Embedded PGlite database in a temporary DATA_DIR, created by a first start that is not measured; then three measured starts.',
+    async () => benchStartup(),
+  );
+  await scenario(
+    'requestlog',
+    "The request log's cost",
+    `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on twice per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
+    async () => benchRequestLog(await database('bench_request_log')),
+    requestLogSections,
+  );
   await admin.end();
 } finally {
   cluster.stop();
@@ -76,9 +110,9 @@ const readme = [
   '',
   '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
-  '- Needs Debian\'s PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.',
+  "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
   '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
-  '- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark\'s server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, request-log), bench/lib.ts (seeding with SQL, autocannon).',
+  "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, request-log), bench/lib.ts (seeding with SQL, autocannon).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
 ].join('\n');
@@ -100,6 +134,10 @@ if (requestLogSections.length) {
   const [logBegin, logEnd] = ['<!-- request-log-bench:begin -->', '<!-- request-log-bench:end -->'];
   const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench\`${only ? ` (BENCH_ONLY=${only.join(',')})` : ''}, ${seconds} s per load run.`;
   const [title, ...rest] = requestLogSections;
-  writeSection(logBegin, logEnd, [logBegin, `## ${title.replace(/^### /, '')}`, '', heading, '', machine(postgresVersion), ...rest, logEnd].join('\n'));
+  writeSection(
+    logBegin,
+    logEnd,
+    [logBegin, `## ${title.replace(/^### /, '')}`, '', heading, '', machine(postgresVersion), ...rest, logEnd].join('\n'),
+  );
 }
 console.log(`Wrote ${resultsFile}`);

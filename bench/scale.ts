@@ -36,18 +36,31 @@ export async function benchScale(databaseUrl: string): Promise<string[]> {
       if (loaded < size) break;
       await database.db.execute(sql`analyze`);
       const loadSeconds = ((Date.now() - started) / 1000).toFixed(0);
-      const ids = (await database.db.execute(sql`select min(id) as lo, max(id) as hi from orders where client_id = ${client.clientId}`)) as unknown as { rows: { lo: number; hi: number }[] };
+      const ids = (await database.db.execute(
+        sql`select min(id) as lo, max(id) as hi from orders where client_id = ${client.clientId}`,
+      )) as unknown as { rows: { lo: number; hi: number }[] };
       const { lo, hi } = ids.rows[0];
       const middle = Math.floor((Number(lo) + Number(hi)) / 2);
       const page = await load({ url: `${server.url}/v3/orders?include=orderItems&page[size]=100`, token: server.token, label: 'page' });
-      const deep = await load({ url: `${server.url}/v3/orders?include=orderItems&page[size]=100&page[cursor]=${Number(hi) - 150}`, token: server.token, label: 'deep page' });
+      const deep = await load({
+        url: `${server.url}/v3/orders?include=orderItems&page[size]=100&page[cursor]=${Number(hi) - 150}`,
+        token: server.token,
+        label: 'deep page',
+      });
       const single = await load({ url: `${server.url}/v3/orders/${middle}?include=orderItems`, token: server.token, label: 'single' });
-      for (const r of [page, deep, single]) if (r.non2xx || r.errors) throw new Error(`${r.command}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      for (const r of [page, deep, single])
+        if (r.non2xx || r.errors) throw new Error(`${r.command}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       measured.set(size, { page, deep, single });
       const label = size.toLocaleString('en-US');
-      lines.push(`| ${label} | ${loadSeconds} s | \`${page.command}\` (first page) | ${rps(page.requestsPerSecond)} | ${ms(page.p50)} | ${ms(page.p99)} |`);
-      lines.push(`| ${label} | | \`${deep.command}\` (last page, keyset cursor) | ${rps(deep.requestsPerSecond)} | ${ms(deep.p50)} | ${ms(deep.p99)} |`);
-      lines.push(`| ${label} | | \`${single.command}\` (an order in the middle) | ${rps(single.requestsPerSecond)} | ${ms(single.p50)} | ${ms(single.p99)} |`);
+      lines.push(
+        `| ${label} | ${loadSeconds} s | \`${page.command}\` (first page) | ${rps(page.requestsPerSecond)} | ${ms(page.p50)} | ${ms(page.p99)} |`,
+      );
+      lines.push(
+        `| ${label} | | \`${deep.command}\` (last page, keyset cursor) | ${rps(deep.requestsPerSecond)} | ${ms(deep.p50)} | ${ms(deep.p99)} |`,
+      );
+      lines.push(
+        `| ${label} | | \`${single.command}\` (an order in the middle) | ${rps(single.requestsPerSecond)} | ${ms(single.p50)} | ${ms(single.p99)} |`,
+      );
     }
   } finally {
     await server.stop();
@@ -59,7 +72,9 @@ export async function benchScale(databaseUrl: string): Promise<string[]> {
   lines.push('');
   if (small && big && largest !== sizes[0]) {
     const name = largest === 1_000_000 ? '1M/10k' : `${largest!.toLocaleString('en-US')}/10k`;
-    lines.push(`Ratio ${name} (p50 latency; 1.00 is flat): first page **${ratio(big.page.p50, small.page.p50)}** (p99 ${ratio(big.page.p99, small.page.p99)}), last page **${ratio(big.deep.p50, small.deep.p50)}** (p99 ${ratio(big.deep.p99, small.deep.p99)}), single order **${ratio(big.single.p50, small.single.p50)}** (p99 ${ratio(big.single.p99, small.single.p99)}).`);
+    lines.push(
+      `Ratio ${name} (p50 latency; 1.00 is flat): first page **${ratio(big.page.p50, small.page.p50)}** (p99 ${ratio(big.page.p99, small.page.p99)}), last page **${ratio(big.deep.p50, small.deep.p50)}** (p99 ${ratio(big.deep.p99, small.deep.p99)}), single order **${ratio(big.single.p50, small.single.p50)}** (p99 ${ratio(big.single.p99, small.single.p99)}).`,
+    );
   }
   if (stoppedEarly) lines.push('', stoppedEarly);
   return lines;

@@ -16,11 +16,19 @@ else {
   client = await seedClient(database.db);
   await seedOrders(database.db, client, Number(process.env.BENCH_SEED_ORDERS ?? 200), { shipments: true });
 }
-const config = loadConfig({ logLevel: 'silent', port: 0, host: '127.0.0.1', rateLimitPerHour: 1_000_000_000, publicUrl: 'http://127.0.0.1' });
+const config = loadConfig({
+  logLevel: 'silent',
+  port: 0,
+  host: '127.0.0.1',
+  rateLimitPerHour: 1_000_000_000,
+  publicUrl: 'http://127.0.0.1',
+});
 
 async function tokenOf(app: FastifyInstance): Promise<string> {
   const answer = await app.inject({
-    method: 'POST', url: '/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    url: '/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ grant_type: 'password', username: client.username, password: client.password }).toString(),
   });
   return (JSON.parse(answer.body) as { access_token: string }).access_token;

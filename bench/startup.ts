@@ -13,7 +13,11 @@ export async function benchStartup(): Promise<string[]> {
     // First start creates the database (migrations, demo client); not measured.
     console.log('startup: creating the embedded database');
     const first = spawnSandbox({ PORT: String(await freePort()), DATA_DIR: dataDir });
-    try { await waitForAnswer(first.url); } finally { await first.stop(); }
+    try {
+      await waitForAnswer(first.url);
+    } finally {
+      await first.stop();
+    }
     for (let run = 0; run < 3; run++) {
       const started = performance.now();
       const sandbox = spawnSandbox({ PORT: String(await freePort()), DATA_DIR: dataDir });

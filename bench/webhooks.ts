@@ -25,9 +25,16 @@ async function receiver(onDelivery: (body: string) => void): Promise<{ server: S
 }
 
 async function webhookFor(db: Db, clientId: number, targetUrl: string) {
-  const [row] = await db.insert(schema.webhooks).values({
-    clientId, entity: 'shipment', event: 'shipment.shipped.3', targetUrl, secret: `whsec_${randomBytes(24).toString('base64')}`,
-  }).returning({ id: schema.webhooks.id });
+  const [row] = await db
+    .insert(schema.webhooks)
+    .values({
+      clientId,
+      entity: 'shipment',
+      event: 'shipment.shipped.3',
+      targetUrl,
+      secret: `whsec_${randomBytes(24).toString('base64')}`,
+    })
+    .returning({ id: schema.webhooks.id });
   return row.id;
 }
 
@@ -39,13 +46,19 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
     // Drain.
     const drainClient = await seedClient(db);
     let received = 0;
-    const drainReceiver = await receiver(() => { received++; });
+    const drainReceiver = await receiver(() => {
+      received++;
+    });
     const webhookId = await webhookFor(db, drainClient.clientId, drainReceiver.url);
-    await db.execute(sql.raw(`insert into events (id, client_id, type, entity, entity_id, payload, occurred_on)
+    await db.execute(
+      sql.raw(`insert into events (id, client_id, type, entity, entity_id, payload, occurred_on)
       select gen_random_uuid(), ${drainClient.clientId}, 'shipment.shipped.3', 'shipment', g, jsonb_build_object('type', 'shipment', 'id', g), now()
-      from generate_series(1, ${backlog}) g`));
-    await db.execute(sql.raw(`insert into webhook_deliveries (client_id, event_id, webhook_id, next_attempt_at)
-      select client_id, id, ${webhookId}, now() from events where client_id = ${drainClient.clientId} order by sequence`));
+      from generate_series(1, ${backlog}) g`),
+    );
+    await db.execute(
+      sql.raw(`insert into webhook_deliveries (client_id, event_id, webhook_id, next_attempt_at)
+      select client_id, id, ${webhookId}, now() from events where client_id = ${drainClient.clientId} order by sequence`),
+    );
     console.log('webhooks: draining');
     const started = performance.now();
     let rounds = 0;
@@ -55,7 +68,11 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
       if (!report.attempted) break;
     }
     const drainSeconds = (performance.now() - started) / 1000;
-    const [state] = rowsOf(await db.execute(sql`select count(*) filter (where delivered_at is not null)::int as delivered, count(*)::int as total from webhook_deliveries where client_id = ${drainClient.clientId}`));
+    const [state] = rowsOf(
+      await db.execute(
+        sql`select count(*) filter (where delivered_at is not null)::int as delivered, count(*)::int as total from webhook_deliveries where client_id = ${drainClient.clientId}`,
+      ),
+    );
     drainReceiver.server.close();
     lines.push(
       '| Measurement | How | Result |',
@@ -80,9 +97,15 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
       const tick = Date.now();
       for (let i = 0; i < rate / 10; i++) {
         emitted++;
-        await db.transaction(async (tx) => emitEvent(tx as unknown as Db, latencyClient.clientId, {
-          type: 'shipment.shipped.3', entity: 'shipment', entityId: emitted, data: { type: 'shipment', id: emitted, emittedAt: Date.now() }, occurredOn: new Date(),
-        }));
+        await db.transaction(async (tx) =>
+          emitEvent(tx as unknown as Db, latencyClient.clientId, {
+            type: 'shipment.shipped.3',
+            entity: 'shipment',
+            entityId: emitted,
+            data: { type: 'shipment', id: emitted, emittedAt: Date.now() },
+            occurredOn: new Date(),
+          }),
+        );
       }
       await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - tick))));
     }
@@ -91,8 +114,13 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
     while (latencies.length < emitted && Date.now() < settle) await new Promise((r) => setTimeout(r, 50));
     await dispatcher.stop();
     latencyReceiver.server.close();
-    lines.push(`| Event-to-delivery latency, receiver up | ${emitted} events emitted with \`emitEvent\` (each in its own transaction) at ${rate}/s for ${seconds} s; \`startDispatcher\` with the server's 1 s interval | p50 **${ms(percentile(latencies, 50))}**, p99 **${ms(percentile(latencies, 99))}** (${latencies.length}/${emitted} delivered) |`);
-    lines.push('', 'The latency is bounded below by the dispatcher\'s 1 s polling interval (an event waits for the next tick: about 0.5 s on average); the send itself takes a few milliseconds.');
+    lines.push(
+      `| Event-to-delivery latency, receiver up | ${emitted} events emitted with \`emitEvent\` (each in its own transaction) at ${rate}/s for ${seconds} s; \`startDispatcher\` with the server's 1 s interval | p50 **${ms(percentile(latencies, 50))}**, p99 **${ms(percentile(latencies, 99))}** (${latencies.length}/${emitted} delivered) |`,
+    );
+    lines.push(
+      '',
+      "The latency is bounded below by the dispatcher's 1 s polling interval (an event waits for the next tick: about 0.5 s on average); the send itself takes a few milliseconds.",
+    );
   } finally {
     await database.close();
   }

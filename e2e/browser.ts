@@ -1,11 +1,19 @@
-import {chromium, type Browser, type Page} from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with every feature that could call home switched off. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -15,9 +23,9 @@ export async function searchAndOpen(page: Page, term: string, title: string, url
   const indexLoaded = page.waitForResponse((response) => response.url().includes('search-index'));
   await input.focus();
   await indexLoaded;
-  await input.pressSequentially(term, {delay: 30});
-  const suggestion = page.getByRole('option').filter({hasText: title}).first();
-  await suggestion.waitFor({state: 'visible'});
+  await input.pressSequentially(term, { delay: 30 });
+  const suggestion = page.getByRole('option').filter({ hasText: title }).first();
+  await suggestion.waitFor({ state: 'visible' });
   await suggestion.click();
   await page.waitForURL(url);
 }

@@ -5,12 +5,12 @@
 // `status=NNN` (expected status, otherwise any 2xx) and `capture=NAME:json.path` (a value of the
 // answer that later examples read as $NAME). A following ```json response``` block documents
 // the answer; every key it shows must be in the real answer.
-import {execFileSync, spawn, type ChildProcess} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {createServer} from 'node:net';
-import {tmpdir} from 'node:os';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const docs = path.join(repository, 'portal', 'docs');
@@ -61,13 +61,16 @@ function valueAt(value: unknown, jsonPath: string): unknown {
 function keyPaths(value: unknown, prefix = ''): string[] {
   if (Array.isArray(value)) return value.length ? keyPaths(value[0], `${prefix}.0`) : [];
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, child]) => [`${prefix}${prefix ? '.' : ''}${key}`, ...keyPaths(child, `${prefix}${prefix ? '.' : ''}${key}`)]);
+  return Object.entries(value).flatMap(([key, child]) => [
+    `${prefix}${prefix ? '.' : ''}${key}`,
+    ...keyPaths(child, `${prefix}${prefix ? '.' : ''}${key}`),
+  ]);
 }
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number};
+      const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
   });
@@ -83,15 +86,22 @@ const variables: Record<string, string> = {};
 beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const env = {...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ''};
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' };
   // The client the guides use, created the way the sandbox guide tells readers to.
-  execFileSync('npx', ['tsx', cli, 'client', 'create', '--username', 'my-shop', '--password', 'my-shop-secret'], {cwd: repository, env, stdio: 'pipe'});
-  sandbox = spawn('npx', ['tsx', cli, 'start'], {cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true});
+  execFileSync('npx', ['tsx', cli, 'client', 'create', '--username', 'my-shop', '--password', 'my-shop-secret'], {
+    cwd: repository,
+    env,
+    stdio: 'pipe',
+  });
+  sandbox = spawn('npx', ['tsx', cli, 'start'], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   sandbox.stdout?.on('data', (chunk) => (sandboxLog += chunk));
   sandbox.stderr?.on('data', (chunk) => (sandboxLog += chunk));
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    const up = await fetch(`${baseUrl}/status`).then((response) => response.ok, () => false);
+    const up = await fetch(`${baseUrl}/status`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (up) return;
     if (sandbox.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -101,7 +111,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (sandbox?.pid) process.kill(-sandbox.pid);
-  rmSync(dataDir, {recursive: true, force: true});
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 for (const guide of guides) {
@@ -113,10 +123,10 @@ for (const guide of guides) {
         const wrapper = `curl() { command curl -sS -o "${work}/body" -w '%{http_code}\\n' "$@" >> "${work}/statuses"; }\n`;
         writeFileSync(path.join(work, 'statuses'), '');
         const script = wrapper + example.script.replaceAll(documentedAddress, baseUrl);
-        execFileSync('bash', ['-euo', 'pipefail', '-c', script], {env: {...process.env, ...variables}, stdio: 'pipe'});
+        execFileSync('bash', ['-euo', 'pipefail', '-c', script], { env: { ...process.env, ...variables }, stdio: 'pipe' });
         const statuses = readFileSync(path.join(work, 'statuses'), 'utf8').trim().split('\n').map(Number);
         const bodyText = readFileSync(path.join(work, 'body'), 'utf8');
-        rmSync(work, {recursive: true, force: true});
+        rmSync(work, { recursive: true, force: true });
         const body: unknown = bodyText ? JSON.parse(bodyText) : undefined;
         for (const status of statuses) {
           if (example.status) expect(status, bodyText).toBe(example.status);

@@ -1,10 +1,10 @@
 // The built portal in Debian's Chromium: routes, page chrome, colour mode, search and references.
-import {readFileSync} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import type {Browser, BrowserContext, BrowserContextOptions, Page} from 'playwright-core';
-import {launchChromium, searchAndOpen} from './browser.ts';
-import {servePortal} from './static-server.ts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { launchChromium, searchAndOpen } from './browser.ts';
+import { servePortal } from './static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const tags = ['authentication', 'design-principles', 'general-concepts', 'json-api', 'pagination', 'shopapi-v-2', 'shopapi-v-3'];
@@ -35,7 +35,7 @@ const routes: [string, string | RegExp][] = [
 ];
 
 let browser: Browser;
-let site: {url: string; close: () => Promise<void>};
+let site: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   site = await servePortal(path.join(repository, 'portal', 'build'));
@@ -48,28 +48,28 @@ afterAll(async () => {
 });
 
 /** A fresh context (own storage) whose system colour scheme is dark unless told otherwise. */
-async function open(route: string, options: BrowserContextOptions = {}): Promise<{context: BrowserContext; page: Page}> {
-  const context = await browser.newContext({colorScheme: 'dark', viewport: {width: 1280, height: 900}, ...options});
+async function open(route: string, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   await page.goto(site.url + route);
   // Interactions before React has hydrated reach no handler (the navbar's scroll listener, toggles).
-  await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
-  return {context, page};
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+  return { context, page };
 }
 
 describe('routes', () => {
   test('every route renders its heading, and no request leaves 127.0.0.1', async () => {
-    const context = await browser.newContext({colorScheme: 'dark'});
+    const context = await browser.newContext({ colorScheme: 'dark' });
     const remote: string[] = [];
     context.on('request', (request) => {
-      const {protocol, hostname} = new URL(request.url());
+      const { protocol, hostname } = new URL(request.url());
       if (['http:', 'https:', 'ws:', 'wss:'].includes(protocol) && hostname !== '127.0.0.1') remote.push(request.url());
     });
     const page = await context.newPage();
     for (const [route, heading] of routes) {
       const response = await page.goto(site.url + route);
       expect(response?.status(), route).toBe(200);
-      await expect.poll(() => page.locator('h1').first().textContent(), {message: route}).toMatch(heading);
+      await expect.poll(() => page.locator('h1').first().textContent(), { message: route }).toMatch(heading);
     }
     await page.waitForTimeout(1000);
     expect(remote).toEqual([]);
@@ -77,7 +77,7 @@ describe('routes', () => {
   }, 120_000);
 
   test('an unknown path shows the not-found page', async () => {
-    const {context, page} = await open('/docs/no-such-page');
+    const { context, page } = await open('/docs/no-such-page');
     await expect.poll(() => page.locator('h1').first().textContent()).toBe('Page Not Found');
     const response = await page.request.get(`${site.url}/no/such/page`);
     expect(response.status()).toBe(404);
@@ -87,14 +87,16 @@ describe('routes', () => {
   test('each reference has a page per operation of its OpenAPI document and offers the document for download', async () => {
     for (const version of ['v3', 'v2']) {
       const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
-        paths: Record<string, Record<string, {summary: string}>>;
+        paths: Record<string, Record<string, { summary: string }>>;
       };
       const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
-      const {context, page} = await open(`/specs/${version}/`);
+      const { context, page } = await open(`/specs/${version}/`);
       const sidebar = page.locator('.theme-doc-sidebar-menu');
       const labels = await sidebar.locator('a.menu__link').allTextContents();
       for (const summary of summaries) expect(labels, `${version}: ${summary}`).toContain(summary);
-      const hrefs = await sidebar.locator('.api-method > a.menu__link').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).pathname));
+      const hrefs = await sidebar
+        .locator('.api-method > a.menu__link')
+        .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).pathname));
       expect(new Set(hrefs).size).toBe(summaries.length);
       const download = page.locator(`a[href="/specs/${version}/openapi.json"]`).first();
       const served = await page.request.get(new URL((await download.getAttribute('href')) ?? '', site.url).toString());
@@ -104,7 +106,7 @@ describe('routes', () => {
   });
 
   test('a deep link opens its own operation and stays there', async () => {
-    const {context, page} = await open('/specs/v3/create-order');
+    const { context, page } = await open('/specs/v3/create-order');
     await page.waitForTimeout(1500);
     expect(page.url()).toBe(`${site.url}/specs/v3/create-order`);
     expect(await page.locator('h1').first().textContent()).toBe('Create an order');
@@ -113,13 +115,13 @@ describe('routes', () => {
   });
 
   test('code samples address the origin that serves the page, in curl, JavaScript, PHP and Python', async () => {
-    const {context, page} = await open('/specs/v3/create-order');
+    const { context, page } = await open('/specs/v3/create-order');
     const panel = page.locator('.openapi-right-panel__container');
     const tabs = panel.getByRole('tab');
     await tabs.first().waitFor();
     expect(await tabs.allTextContents()).toEqual(expect.arrayContaining(['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']));
     for (const label of ['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']) {
-      await panel.getByRole('tab', {name: label, exact: true}).click();
+      await panel.getByRole('tab', { name: label, exact: true }).click();
       const code = await panel.locator('[role="tabpanel"]:not([hidden]) pre').first().innerText();
       expect(code, label).toContain(`${site.url}/v3/orders`);
       expect(code, label).not.toContain('127.0.0.1:8080');
@@ -127,16 +129,57 @@ describe('routes', () => {
     await context.close();
   });
 
+  test("an operation page's lists hold list items and its response codes wrap instead of scrolling behind unnamed arrows", async () => {
+    const { context, page } = await open('/specs/v3/create-order', { viewport: { width: 412, height: 823 } });
+    const reference = page.locator('.theme-api-markdown');
+    await reference.locator('.openapi-tabs__response-code-item').first().waitFor();
+    expect(await reference.locator('ul:not([role]) > :not(li)').count()).toBe(0);
+    const codes = reference.locator('.openapi-tabs__response-list-container');
+    expect(await codes.evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
+    expect(await reference.locator('.openapi-tabs__arrow:visible').count()).toBe(0);
+    await context.close();
+  });
+
+  test("the try-it's modules load once its panel comes into view: never on a guide, not before scrolling on a phone", async () => {
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    // The try-it's chunk is the one that carries postman-collection (request building, with faker behind it).
+    const tryItScripts: string[] = [];
+    context.on('response', async (response) => {
+      if (response.request().resourceType() === 'script' && (await response.text()).includes('postman')) tryItScripts.push(response.url());
+    });
+    const page = await context.newPage();
+    for (const route of ['/docs', '/specs/v3/create-order']) {
+      await page.goto(site.url + route);
+      await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+      await page.waitForTimeout(1500);
+      expect(tryItScripts, route).toEqual([]);
+    }
+    const panel = page.locator('.openapi-right-panel__container');
+    expect(await panel.getByRole('button', { name: 'Send API Request' }).count()).toBe(0);
+    await panel.scrollIntoViewIfNeeded();
+    await panel.getByRole('button', { name: 'Send API Request' }).waitFor();
+    expect(tryItScripts.length).toBeGreaterThan(0);
+    await context.close();
+  });
+
   test('the main pages log no console error', async () => {
-    const {context, page} = await open('/');
+    const { context, page } = await open('/');
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
-    for (const route of ['/', '/docs', '/specs/v3/', '/specs/v3/create-order', '/specs/v3/orders', '/specs/v2/', '/specs/v2/add-order-v-2']) {
+    for (const route of [
+      '/',
+      '/docs',
+      '/specs/v3/',
+      '/specs/v3/create-order',
+      '/specs/v3/orders',
+      '/specs/v2/',
+      '/specs/v2/add-order-v-2',
+    ]) {
       await page.goto(site.url + route);
-      await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+      await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
       await page.waitForTimeout(500);
     }
     expect(errors).toEqual([]);
@@ -145,26 +188,27 @@ describe('routes', () => {
 });
 
 describe('front door', () => {
-  test('the home page shows a copyable first call with the page\'s origin, and task cards', async () => {
-    const {context, page} = await open('/');
+  test("the home page shows a copyable first call with the page's origin, and task cards", async () => {
+    const { context, page } = await open('/');
     const firstCall = page.locator('pre').first();
     await expect.poll(() => firstCall.innerText()).toContain(`${site.url}/token`);
-    expect(await page.getByRole('button', {name: /copy/i}).count()).toBeGreaterThan(0);
-    await page.getByRole('link', {name: /Send an order/}).click();
+    expect(await page.getByRole('button', { name: /copy/i }).count()).toBeGreaterThan(0);
+    await page.getByRole('link', { name: /Send an order/ }).click();
     await page.waitForURL(`${site.url}/specs/v3/create-order`);
     await context.close();
   });
 
   test('the not-found page offers search and the main links', async () => {
-    const {context, page} = await open('/no/such/page');
+    const { context, page } = await open('/no/such/page');
     expect(await page.locator('main input.navbar__search-input').count()).toBe(1);
-    for (const target of ['/docs', '/docs/get-started/', '/specs/v3/', '/specs/v2/']) expect(await page.locator(`main a[href="${target}"]`).count(), target).toBe(1);
+    for (const target of ['/docs', '/docs/get-started/', '/specs/v3/', '/specs/v2/'])
+      expect(await page.locator(`main a[href="${target}"]`).count(), target).toBe(1);
     await context.close();
   });
 
   test('the provider link is no placeholder and the references carry no placeholder licence', async () => {
-    const {context, page} = await open('/specs/v3/');
-    const provider = page.locator('.navbar a', {hasText: 'Fulfilment website'});
+    const { context, page } = await open('/specs/v3/');
+    const provider = page.locator('.navbar a', { hasText: 'Fulfilment website' });
     expect(await provider.getAttribute('href')).not.toMatch(/example\.com/);
     expect(await page.locator('main').innerText()).not.toMatch(/LicenseRef|License:/);
     await context.close();
@@ -173,7 +217,7 @@ describe('front door', () => {
 
 describe('page chrome', () => {
   test('skip link, footer groups, copyright 2025 and the docs version dropdown are there', async () => {
-    const {context, page} = await open('/docs');
+    const { context, page } = await open('/docs');
     await expect.poll(() => page.locator('a[href="#__docusaurus_skipToContent_fallback"]').count()).toBe(1);
     const footerTitles = await page.locator('.footer__title').allTextContents();
     expect(footerTitles).toEqual(['Support', 'Specifications', 'More']);
@@ -184,7 +228,7 @@ describe('page chrome', () => {
   });
 
   test('each navbar dropdown opens and leads where it should', async () => {
-    const {context, page} = await open('/');
+    const { context, page } = await open('/');
     const cases: [string, string, string][] = [
       ['Documentation', 'Get Started', '/docs/get-started/'],
       ['Documentation', 'Documentation', '/docs'],
@@ -193,10 +237,10 @@ describe('page chrome', () => {
     ];
     for (const [dropdown, item, target] of cases) {
       await page.goto(`${site.url}/`);
-      const container = page.locator('.navbar__item.dropdown', {has: page.getByRole('button', {name: dropdown, exact: true})});
+      const container = page.locator('.navbar__item.dropdown', { has: page.getByRole('button', { name: dropdown, exact: true }) });
       await container.hover();
-      const link = container.locator('.dropdown__menu').getByRole('link', {name: item, exact: true});
-      await link.waitFor({state: 'visible'});
+      const link = container.locator('.dropdown__menu').getByRole('link', { name: item, exact: true });
+      await link.waitFor({ state: 'visible' });
       await link.click();
       await page.waitForURL(site.url + target);
     }
@@ -204,40 +248,44 @@ describe('page chrome', () => {
   });
 
   test('the navbar hides on scrolling down and returns on scrolling up', async () => {
-    const {context, page} = await open('/docs/shopapi/v3/general-concepts/jsonapi');
+    const { context, page } = await open('/docs/shopapi/v3/general-concepts/jsonapi');
     const navbarTop = async () => (await page.locator('nav.navbar').boundingBox())?.y ?? 0;
     await page.mouse.move(640, 450);
     // Keep scrolling while waiting: the navbar reacts to scroll events, and one burst may land before it listens.
-    await expect.poll(async () => {
-      await page.mouse.wheel(0, 300);
-      return navbarTop();
-    }).toBeLessThan(0);
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, 300);
+        return navbarTop();
+      })
+      .toBeLessThan(0);
     // Back in view: at the top of the viewport, or below the announcement bar once the page top is reached.
-    await expect.poll(async () => {
-      await page.mouse.wheel(0, -200);
-      return navbarTop();
-    }).toBeGreaterThanOrEqual(0);
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, -200);
+        return navbarTop();
+      })
+      .toBeGreaterThanOrEqual(0);
     await context.close();
   });
 
   test('at 800 px the sidebar is a slide-in menu', async () => {
-    const {context, page} = await open('/docs/get-started/', {viewport: {width: 800, height: 900}});
+    const { context, page } = await open('/docs/get-started/', { viewport: { width: 800, height: 900 } });
     expect(await page.locator('.theme-doc-sidebar-container').isVisible()).toBe(false);
-    await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
     const menu = page.locator('.navbar-sidebar');
-    const link = menu.getByRole('link', {name: 'Run the sandbox'});
-    await link.waitFor({state: 'visible'});
+    const link = menu.getByRole('link', { name: 'Run the sandbox' });
+    await link.waitFor({ state: 'visible' });
     await link.click();
     await page.waitForURL(`${site.url}/docs/index-banner-1`);
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();
   });
 
-  test('colour mode starts dark, cycles light, dark, system, and survives a reload', async () => {
-    const {context, page} = await open('/docs');
+  test('colour mode starts dark, switches to light and back, and survives a reload', async () => {
+    const { context, page } = await open('/docs');
     const html = page.locator('html');
     const mode = async () => [await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')];
-    expect(await mode()).toEqual(['dark', 'system']);
+    expect(await mode()).toEqual(['dark', 'dark']);
     const toggle = page.locator('.navbar button[class*="toggleButton"]');
     await toggle.click();
     expect(await mode()).toEqual(['light', 'light']);
@@ -245,23 +293,24 @@ describe('page chrome', () => {
     expect(await mode()).toEqual(['light', 'light']);
     await toggle.click();
     expect(await mode()).toEqual(['dark', 'dark']);
-    await toggle.click();
-    expect(await mode()).toEqual(['dark', 'system']);
     await context.close();
   });
 
-  test('a system that asks for light gets light', async () => {
-    const {context, page} = await open('/docs', {colorScheme: 'light'});
-    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
-    await context.close();
+  // Browsers cannot tell "no preference" from "light", so the system's setting is not consulted: dark until switched.
+  test('a system that states no preference or light still starts dark', async () => {
+    for (const colorScheme of ['no-preference', 'light'] as const) {
+      const { context, page } = await open('/docs', { colorScheme });
+      expect(await page.locator('html').getAttribute('data-theme'), colorScheme).toBe('dark');
+      await context.close();
+    }
   });
 
   test('the announcement bar stays dismissed after a reload', async () => {
-    const {context, page} = await open('/docs');
+    const { context, page } = await open('/docs');
     const bar = page.locator('.theme-announcement-bar');
-    await bar.waitFor({state: 'visible'});
-    await bar.getByRole('button', {name: 'Close'}).click();
-    await bar.waitFor({state: 'detached'});
+    await bar.waitFor({ state: 'visible' });
+    await bar.getByRole('button', { name: 'Close' }).click();
+    await bar.waitFor({ state: 'detached' });
     await page.reload();
     await page.locator('h1').first().waitFor();
     expect(await bar.count()).toBe(0);
@@ -271,13 +320,13 @@ describe('page chrome', () => {
 
 describe('search', () => {
   test('finds the pagination guide', async () => {
-    const {context, page} = await open('/docs');
+    const { context, page } = await open('/docs');
     await searchAndOpen(page, 'pagination', 'Pagination', /\/docs\/shopapi\/v3\/general-concepts\/pagination/);
     await context.close();
   });
 
   test('finds an operation page of the reference', async () => {
-    const {context, page} = await open('/specs/v3/');
+    const { context, page } = await open('/specs/v3/');
     // The result link carries the search terms to highlight (?_highlight=...).
     await searchAndOpen(page, 'Create an order', 'Create an order', (url) => url.pathname === '/specs/v3/create-order');
     await context.close();

@@ -1,23 +1,32 @@
 // The portal as the sandbox serves it, with its security headers, in Debian's Chromium: no page breaks its
 // Content-Security-Policy (no violation, no console error), and on a fresh sandbox the reference's try-it works as
 // sent from the operation pages: a token, a product, an order (with the demo client's products) and reading it back.
-import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {createServer} from 'node:net';
-import {tmpdir} from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {afterAll, beforeAll, expect, test} from 'vitest';
-import type {Browser, Locator, Page} from 'playwright-core';
-import {launchChromium, searchAndOpen} from './browser.ts';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchChromium, searchAndOpen } from './browser.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repository, 'server', 'src', 'cli.ts');
-const pages = ['/', '/docs', '/docs/get-started/steps/authenticating', '/specs/v3/', '/specs/v3/create-order', '/specs/v2/', '/docs/tags/pagination', '/docs/no-such-page'];
+const pages = [
+  '/',
+  '/docs',
+  '/docs/get-started/steps/authenticating',
+  '/specs/v3/',
+  '/specs/v3/create-order',
+  '/specs/v2/',
+  '/docs/tags/pagination',
+  '/docs/no-such-page',
+];
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number};
+      const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
   });
@@ -32,14 +41,20 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'security-headers-'));
 beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const env = {...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ''};
-  sandbox = spawn('npx', ['tsx', cli, 'start'], {cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true});
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' };
+  sandbox = spawn('npx', ['tsx', cli, 'start'], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   sandbox.stdout?.on('data', (chunk) => (sandboxLog += chunk));
   sandbox.stderr?.on('data', (chunk) => (sandboxLog += chunk));
   browser = await launchChromium();
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (await fetch(`${baseUrl}/status`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`${baseUrl}/status`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     if (sandbox.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -49,15 +64,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (sandbox?.pid) process.kill(-sandbox.pid);
-  rmSync(dataDir, {recursive: true, force: true});
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A page that records CSP violations (the DOM event) and console errors (Chromium also reports violations there). */
-async function watchedPage(): Promise<{page: Page; problems: string[]; close: () => Promise<void>}> {
+async function watchedPage(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext();
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      console.error(
+        `securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   const page = await context.newPage();
@@ -69,11 +86,11 @@ async function watchedPage(): Promise<{page: Page; problems: string[]; close: ()
     problems.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
-  return {page, problems, close: () => context.close()};
+  return { page, problems, close: () => context.close() };
 }
 
-test('the portal\'s pages load under their Content-Security-Policy without a violation', async () => {
-  const {page, problems, close} = await watchedPage();
+test("the portal's pages load under their Content-Security-Policy without a violation", async () => {
+  const { page, problems, close } = await watchedPage();
   for (const route of pages) {
     const response = await page.goto(baseUrl + route);
     expect(response?.status(), route).toBe(route.includes('no-such-page') ? 404 : 200);
@@ -81,13 +98,13 @@ test('the portal\'s pages load under their Content-Security-Policy without a vio
     expect(headers['content-security-policy'], route).toMatch(/script-src 'self' 'sha256-/);
     expect(headers['content-security-policy'], route).toMatch(/frame-ancestors 'none'/);
     expect(headers['x-content-type-options'], route).toBe('nosniff');
-    await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+    await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
     // The colour-mode bootstrap ran (an inline script, allowed by its hash).
     expect(await page.locator('html').getAttribute('data-theme'), route).toMatch(/^(light|dark)$/);
   }
   // Client-side navigation loads further chunks and styles (the reference's theme) after the first page.
   await page.goto(`${baseUrl}/docs`);
-  await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
   await page.evaluate(() => (document.querySelector('a[href="/specs/v3/"]') as HTMLAnchorElement).click());
   await expect.poll(() => page.locator('h1').first().textContent()).toMatch('Shop API v3');
   await page.waitForTimeout(1000);
@@ -96,9 +113,9 @@ test('the portal\'s pages load under their Content-Security-Policy without a vio
 }, 120_000);
 
 test('site search works under the CSP', async () => {
-  const {page, problems, close} = await watchedPage();
+  const { page, problems, close } = await watchedPage();
   await page.goto(`${baseUrl}/docs`);
-  await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
   await searchAndOpen(page, 'pagination', 'Pagination', /\/docs\/shopapi\/v3\/general-concepts\/pagination/);
   await close();
   expect(problems).toEqual([]);
@@ -107,24 +124,26 @@ test('site search works under the CSP', async () => {
 /** Opens an operation page and returns its try-it panel once the explorer is there. */
 async function operationPage(page: Page, route: string) {
   await page.goto(baseUrl + route);
-  await page.locator('html[data-has-hydrated="true"]').waitFor({state: 'attached'});
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
   const panel = page.locator('.openapi-right-panel__container');
-  await panel.getByRole('button', {name: 'Send API Request'}).waitFor();
+  await panel.getByRole('button', { name: 'Send API Request' }).waitFor();
   return panel;
 }
 
 /** Sends the panel's request as it stands and returns the status and body of the answer. */
-async function send(panel: Locator): Promise<{status: number; body: string}> {
-  const response = panel.page().waitForResponse((answer) => answer.request().resourceType() === 'fetch' && new URL(answer.url()).origin === baseUrl);
-  await panel.getByRole('button', {name: 'Send API Request'}).click();
+async function send(panel: Locator): Promise<{ status: number; body: string }> {
+  const response = panel
+    .page()
+    .waitForResponse((answer) => answer.request().resourceType() === 'fetch' && new URL(answer.url()).origin === baseUrl);
+  await panel.getByRole('button', { name: 'Send API Request' }).click();
   const answer = await response;
-  return {status: answer.status(), body: await answer.text()};
+  return { status: answer.status(), body: await answer.text() };
 }
 
 test('on a fresh sandbox the try-it gets a token, creates a product and an order, and reads the order back', async () => {
   const password = /password: (\S+)/.exec(sandboxLog)?.[1];
-  expect(password, 'npm start prints the demo client\'s password').toBeTruthy();
-  const {page, problems, close} = await watchedPage();
+  expect(password, "npm start prints the demo client's password").toBeTruthy();
+  const { page, problems, close } = await watchedPage();
   const remote: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).hostname !== '127.0.0.1') remote.push(request.url());
@@ -144,7 +163,7 @@ test('on a fresh sandbox the try-it gets a token, creates a product and an order
   panel = await operationPage(page, '/specs/v3/create-order');
   const created = await send(panel);
   expect(created.status, created.body).toBe(201);
-  const order = JSON.parse(created.body) as {data: {id: number; attributes: {externalOrderNumber: string}}};
+  const order = JSON.parse(created.body) as { data: { id: number; attributes: { externalOrderNumber: string } } };
   // A second send works too: the example's externalOrderNumber is fresh after each created order.
   await page.waitForTimeout(500);
   expect((await send(panel)).status).toBe(201);

@@ -1,10 +1,10 @@
 // Serves portal/build the way a static host does: a folder's index.html for its path, and
 // 404.html with status 404 for anything else.
-import {createReadStream} from 'node:fs';
-import {stat} from 'node:fs/promises';
-import {createServer, type Server} from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import type {AddressInfo} from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,10 +16,13 @@ const types: Record<string, string> = {
 };
 
 async function isFile(file: string): Promise<boolean> {
-  return stat(file).then((info) => info.isFile(), () => false);
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
-export async function servePortal(root: string): Promise<{url: string; close: () => Promise<void>}> {
+export async function servePortal(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const base = path.join(root, path.normalize(pathname));
@@ -37,6 +40,6 @@ export async function servePortal(root: string): Promise<{url: string; close: ()
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const {port} = server.address() as AddressInfo;
-  return {url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve()))};
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

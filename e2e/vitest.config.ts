@@ -1,4 +1,4 @@
-import {defineConfig} from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 // Browser and sandbox tests: one file at a time, so two Chromium instances or sandboxes never
 // compete for the two cores of CI.

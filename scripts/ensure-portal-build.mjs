@@ -1,9 +1,9 @@
 // Builds the portal when portal/build is missing or older than its sources or the OpenAPI
 // documents it renders. `npm start` runs this before the server serves portal/build.
-import {spawnSync} from 'node:child_process';
-import {existsSync, readdirSync, statSync} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const portal = path.join(root, 'portal');
@@ -14,7 +14,7 @@ const generatedFolders = new Set(['node_modules', 'build', '.docusaurus', 'specs
 
 function newestSource(folder) {
   let newest = 0;
-  for (const entry of readdirSync(folder, {withFileTypes: true})) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
     if (generatedFolders.has(entry.name)) continue;
     const full = path.join(folder, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
@@ -24,9 +24,11 @@ function newestSource(folder) {
 
 function run(command, args, what) {
   console.log(`[portal] ${what}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, {cwd: root, stdio: 'inherit'});
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error(`[portal] ${what} failed (exit ${result.status ?? result.signal}). The portal cannot be served; fix the error above and run again.`);
+    console.error(
+      `[portal] ${what} failed (exit ${result.status ?? result.signal}). The portal cannot be served; fix the error above and run again.`,
+    );
     process.exit(1);
   }
 }

@@ -2,7 +2,7 @@
 // `x-codeSamples` (the vendor extension Redoc, Redocly and the portal's reference show beside the operation). They
 // address the default sandbox origin; the portal replaces it with the origin that serves the page.
 
-type Json = null | boolean | number | string | Json[] | {[key: string]: Json};
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 interface Schema {
   type?: string;
@@ -26,7 +26,7 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   security?: Record<string, string[]>[];
-  requestBody?: {content: Record<string, MediaType>};
+  requestBody?: { content: Record<string, MediaType> };
   'x-codeSamples'?: CodeSample[];
 }
 
@@ -46,7 +46,10 @@ interface SampleRequest {
   method: string;
   url: string;
   headers: [string, string][];
-  body?: {kind: 'json'; mediaType: string; value: Json} | {kind: 'form'; fields: [string, string][]} | {kind: 'multipart'; fields: [string, string][]; files: [string, string][]};
+  body?:
+    | { kind: 'json'; mediaType: string; value: Json }
+    | { kind: 'form'; fields: [string, string][] }
+    | { kind: 'multipart'; fields: [string, string][]; files: [string, string][] };
 }
 
 const methods = ['get', 'post', 'put', 'patch', 'delete'];
@@ -70,14 +73,14 @@ function requestOf(document: OpenApiDocument, path: string, method: string, oper
   if (security.some((requirement) => Object.keys(requirement).length > 0)) {
     headers.push(['Authorization', `Bearer ${tokenPlaceholder}`]);
   }
-  const request: SampleRequest = {method: method.toUpperCase(), url: defaultSandboxOrigin + concretePath, headers};
+  const request: SampleRequest = { method: method.toUpperCase(), url: defaultSandboxOrigin + concretePath, headers };
   const [mediaType, content] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
   if (mediaType?.includes('json')) {
     headers.push(['Accept', mediaType], ['Content-Type', mediaType]);
-    request.body = {kind: 'json', mediaType, value: content.example ?? {}};
+    request.body = { kind: 'json', mediaType, value: content.example ?? {} };
   } else if (mediaType === 'application/x-www-form-urlencoded') {
     const example = (content.example ?? {}) as Record<string, Json>;
-    request.body = {kind: 'form', fields: Object.entries(example).map(([key, value]) => [key, String(value)])};
+    request.body = { kind: 'form', fields: Object.entries(example).map(([key, value]) => [key, String(value)]) };
   } else if (mediaType === 'multipart/form-data') {
     const properties = Object.entries(content.schema?.properties ?? {});
     request.body = {
@@ -97,7 +100,7 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const pretty = (value: Json) => JSON.stringify(value, null, 2);
 const indent = (text: string, prefix: string) => text.replace(/\n/g, `\n${prefix}`);
 
-function curl({method, url, headers, body}: SampleRequest): string {
+function curl({ method, url, headers, body }: SampleRequest): string {
   const lines = [`curl -X ${method} ${shellQuote(url)}`, ...headers.map(([name, value]) => `  -H ${shellQuote(`${name}: ${value}`)}`)];
   if (body?.kind === 'json') lines.push(`  -d ${shellQuote(pretty(body.value))}`);
   if (body?.kind === 'form') lines.push(...body.fields.map(([name, value]) => `  -d ${shellQuote(`${name}=${value}`)}`));
@@ -108,7 +111,7 @@ function curl({method, url, headers, body}: SampleRequest): string {
   return lines.join(' \\\n');
 }
 
-function javascript({method, url, headers, body}: SampleRequest): string {
+function javascript({ method, url, headers, body }: SampleRequest): string {
   const lines: string[] = [];
   const init: string[] = [`  method: '${method}',`];
   const headerLines = headers.map(([name, value]) => `    '${name}': '${value}',`);
@@ -128,13 +131,15 @@ function javascript({method, url, headers, body}: SampleRequest): string {
   return lines.join('\n');
 }
 
-function php({method, url, headers, body}: SampleRequest): string {
+function php({ method, url, headers, body }: SampleRequest): string {
   const options = [`    CURLOPT_CUSTOMREQUEST => '${method}',`, '    CURLOPT_RETURNTRANSFER => true,'];
   const headerLines = headers.map(([name, value]) => `        '${name}: ${value}',`);
   if (headerLines.length > 0) options.push('    CURLOPT_HTTPHEADER => [', ...headerLines, '    ],');
   if (body?.kind === 'json') options.push(`    CURLOPT_POSTFIELDS => <<<'JSON'\n${pretty(body.value)}\nJSON,`);
   if (body?.kind === 'form') {
-    options.push(`    CURLOPT_POSTFIELDS => http_build_query([${body.fields.map(([name, value]) => `'${name}' => '${value}'`).join(', ')}]),`);
+    options.push(
+      `    CURLOPT_POSTFIELDS => http_build_query([${body.fields.map(([name, value]) => `'${name}' => '${value}'`).join(', ')}]),`,
+    );
   }
   if (body?.kind === 'multipart') {
     const fields = [
@@ -143,20 +148,31 @@ function php({method, url, headers, body}: SampleRequest): string {
     ];
     options.push('    CURLOPT_POSTFIELDS => [', ...fields, '    ],');
   }
-  return [`$curl = curl_init('${url}');`, 'curl_setopt_array($curl, [', ...options, ']);', '$response = curl_exec($curl);', 'echo curl_getinfo($curl, CURLINFO_HTTP_CODE), PHP_EOL, $response;'].join('\n');
+  return [
+    `$curl = curl_init('${url}');`,
+    'curl_setopt_array($curl, [',
+    ...options,
+    ']);',
+    '$response = curl_exec($curl);',
+    'echo curl_getinfo($curl, CURLINFO_HTTP_CODE), PHP_EOL, $response;',
+  ].join('\n');
 }
 
-function python({method, url, headers, body}: SampleRequest): string {
+function python({ method, url, headers, body }: SampleRequest): string {
   const args = [`    '${url}',`];
   if (headers.length > 0) args.push(`    headers={${headers.map(([name, value]) => `'${name}': '${value}'`).join(', ')}},`);
   if (body?.kind === 'json') args.push(`    data=json.dumps(${indent(pretty(body.value), '    ')}),`);
   if (body?.kind === 'form') args.push(`    data={${body.fields.map(([name, value]) => `'${name}': '${value}'`).join(', ')}},`);
   if (body?.kind === 'multipart') {
     args.push(`    data={${body.fields.map(([name, value]) => `'${name}': ${JSON.stringify(value)}`).join(', ')}},`);
-    args.push(`    files={${body.files.map(([name, file]) => `'${name}': ('${file}', open('${file}', 'rb'), 'application/pdf')`).join(', ')}},`);
+    args.push(
+      `    files={${body.files.map(([name, file]) => `'${name}': ('${file}', open('${file}', 'rb'), 'application/pdf')`).join(', ')}},`,
+    );
   }
   const imports = body?.kind === 'json' ? 'import json\nimport requests' : 'import requests';
-  return [imports, '', `response = requests.${method.toLowerCase()}(`, ...args, ')', 'print(response.status_code, response.json())'].join('\n');
+  return [imports, '', `response = requests.${method.toLowerCase()}(`, ...args, ')', 'print(response.status_code, response.json())'].join(
+    '\n',
+  );
 }
 
 export function withCodeSamples<T extends OpenApiDocument>(document: T): T {
@@ -167,10 +183,10 @@ export function withCodeSamples<T extends OpenApiDocument>(document: T): T {
       if (!operation) continue;
       const request = requestOf(copy, path, method, operation);
       operation['x-codeSamples'] = [
-        {lang: 'bash', label: 'curl', source: curl(request)},
-        {lang: 'javascript', label: 'JavaScript (fetch)', source: javascript(request)},
-        {lang: 'php', label: 'PHP (curl)', source: php(request)},
-        {lang: 'python', label: 'Python (requests)', source: python(request)},
+        { lang: 'bash', label: 'curl', source: curl(request) },
+        { lang: 'javascript', label: 'JavaScript (fetch)', source: javascript(request) },
+        { lang: 'php', label: 'PHP (curl)', source: php(request) },
+        { lang: 'python', label: 'Python (requests)', source: python(request) },
       ];
     }
   }

@@ -33,13 +33,48 @@ export const stockStatuses = ['OK', 'NOL_CHECK', 'INBOUND', 'INBOUND_RECOUNT', '
 export const expirationStatuses = ['OK', 'WARNING', 'OVERDUE', 'EXPIRED'] as const;
 export const returnConditions = ['RETURN', 'DAMAGED', 'UNKNOWN'] as const;
 export const locationTypes = [
-  'PALLET', 'SPECIAL', 'PICKABLE', 'COOLED', 'INBOUND', 'OUTBOUND', 'RETURN', 'TRANSFER', 'SECURED', 'AUTOSTORE', 'DAMAGED', 'TO_SCRAP', 'INSERTS',
+  'PALLET',
+  'SPECIAL',
+  'PICKABLE',
+  'COOLED',
+  'INBOUND',
+  'OUTBOUND',
+  'RETURN',
+  'TRANSFER',
+  'SECURED',
+  'AUTOSTORE',
+  'DAMAGED',
+  'TO_SCRAP',
+  'INSERTS',
 ] as const;
 export const stockMutationTypes = [
-  'INBOUND', 'MOVE', 'SHIPMENT', 'RETURN', 'CORRECTION', 'COMPOSITION', 'STATUS', 'QUALITY', 'EXPIRATION_DATE', 'RECEIVED_DATE', 'LOT_NUMBER', 'QUARANTINE',
+  'INBOUND',
+  'MOVE',
+  'SHIPMENT',
+  'RETURN',
+  'CORRECTION',
+  'COMPOSITION',
+  'STATUS',
+  'QUALITY',
+  'EXPIRATION_DATE',
+  'RECEIVED_DATE',
+  'LOT_NUMBER',
+  'QUARANTINE',
 ] as const;
 export const correctionCodes = [
-  'DAMAGED', 'SCRAPPED', 'ADJUSTMENT', 'USED', 'RETURN', 'DIFF_QTY_IN_BOX', 'WRONG_SKU', 'WRONG_QUANTITY', 'LEFT_BEHIND', 'INTERCOMPANY', 'TO_REFURBISH', 'RECOUNT', 'OTHER',
+  'DAMAGED',
+  'SCRAPPED',
+  'ADJUSTMENT',
+  'USED',
+  'RETURN',
+  'DIFF_QTY_IN_BOX',
+  'WRONG_SKU',
+  'WRONG_QUANTITY',
+  'LEFT_BEHIND',
+  'INTERCOMPANY',
+  'TO_REFURBISH',
+  'RECOUNT',
+  'OTHER',
 ] as const;
 
 /** Valid webhook entity/event pairs (DESIGN.md: the full list). */

@@ -31,18 +31,25 @@ export const JsonApiError = Type.Object({
   title: Type.String(),
   detail: Type.String(),
   status: Type.Optional(Type.String({ description: 'HTTP status as a string.' })),
-  source: Type.Optional(Type.Object({
-    pointer: Type.Optional(Type.String({ description: 'JSON pointer into the request document.' })),
-    parameter: Type.Optional(Type.String({ description: 'The query or path parameter at fault.' })),
-  })),
+  source: Type.Optional(
+    Type.Object({
+      pointer: Type.Optional(Type.String({ description: 'JSON pointer into the request document.' })),
+      parameter: Type.Optional(Type.String({ description: 'The query or path parameter at fault.' })),
+    }),
+  ),
   links: Type.Optional(Type.Object({ related: Type.String({ description: 'A related resource, e.g. the existing order on 409-1.' }) })),
 });
 
 export const JsonApiErrorDocument = Type.Object({
   errors: Type.Array(JsonApiError, { minItems: 1 }),
-  meta: Type.Optional(Type.Object({
-    requestId: Type.String({ description: 'The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help.' }),
-  })),
+  meta: Type.Optional(
+    Type.Object({
+      requestId: Type.String({
+        description:
+          'The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help.',
+      }),
+    }),
+  ),
 });
 
 /** v2 envelope (legacy): every answer carries messageCode, message, result. */

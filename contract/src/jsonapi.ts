@@ -10,7 +10,10 @@ export const MAX_ID = 2147483647;
 export const ResourceId = Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Identifier assigned by the server.', examples: [1] });
 
 /** Ids in requests may be JSON numbers or strings (existing clients send both). */
-export const RequestId = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'An id as a numeric string.' })]);
+export const RequestId = Type.Union([
+  Type.Integer({ minimum: 1, maximum: MAX_ID }),
+  Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'An id as a numeric string.' }),
+]);
 /** Client-chosen provisional id: only links resources inside one request. */
 export const ProvisionalId = Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 100 })]);
 
@@ -35,14 +38,22 @@ export function ToMany(type: string, description?: string) {
 }
 
 /** A resource object as the server returns it. */
-export function Resource<A extends TProperties, R extends TProperties>(type: string, attributes: TObject<A>, relationships?: TObject<R>, description?: string) {
-  return Type.Object({
-    type: Type.Literal(type),
-    id: ResourceId,
-    attributes,
-    ...(relationships ? { relationships } : {}),
-    links: SelfLinks,
-  }, { title: type, description });
+export function Resource<A extends TProperties, R extends TProperties>(
+  type: string,
+  attributes: TObject<A>,
+  relationships?: TObject<R>,
+  description?: string,
+) {
+  return Type.Object(
+    {
+      type: Type.Literal(type),
+      id: ResourceId,
+      attributes,
+      ...(relationships ? { relationships } : {}),
+      links: SelfLinks,
+    },
+    { title: type, description },
+  );
 }
 
 export function SingleDocument(resource: TSchema, included: TSchema[] = [], meta?: TObject) {
@@ -63,19 +74,17 @@ export function CollectionDocument(resource: TSchema, included: TSchema[] = []) 
   });
 }
 
-/** Relationship in a request: the id may be a number, a numeric string, or a provisional id (`id` or `lid`). */
-export function RequestToOne(type: string, opts: { provisional?: boolean } = {}) {
-  const idSchema = opts.provisional ? ProvisionalId : RequestId;
-  return Type.Object({
-    data: Type.Object({ type: Type.Literal(type), id: Type.Optional(idSchema), lid: Type.Optional(ProvisionalId) }),
-  });
-}
-
 /**
  * Resources of several types told apart by `type`: validators report only the matching branch's problems,
  * and OpenAPI readers see the discriminator.
  */
 export function OneOfByType<T extends TObject[]>(schemas: [...T], description?: string) {
   // type and required come first so a validator never reads the discriminator of a non-object.
-  return Type.Unsafe<Static<TUnion<T>>>({ type: 'object', required: ['type'], oneOf: schemas, discriminator: { propertyName: 'type' }, ...(description ? { description } : {}) });
+  return Type.Unsafe<Static<TUnion<T>>>({
+    type: 'object',
+    required: ['type'],
+    oneOf: schemas,
+    discriminator: { propertyName: 'type' },
+    ...(description ? { description } : {}),
+  });
 }

@@ -2,7 +2,15 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { operations } from './operations.ts';
 import { errorStyle, type ApiVersion, type Operation } from './operation.ts';
-import { errorCatalogue, JsonApiErrorDocument, V2NokBody, V2NotFoundBody, V2UnauthorizedBody, v2Messages, type ErrorCode } from './errors.ts';
+import {
+  errorCatalogue,
+  JsonApiErrorDocument,
+  V2NokBody,
+  V2NotFoundBody,
+  V2UnauthorizedBody,
+  v2Messages,
+  type ErrorCode,
+} from './errors.ts';
 import { JSON_API_MEDIA_TYPE } from './jsonapi.ts';
 import { webhookDeliveryGuide } from './v3/webhook-deliveries.ts';
 import { defaultSandboxOrigin, withCodeSamples } from './code-samples.ts';
@@ -28,12 +36,14 @@ const documentInfo: Record<ApiVersion, { title: string; version: string; descrip
   v3: {
     title: 'Shop API v3',
     version: '3.0.0',
-    description: 'The current Shop API. It follows the JSON:API convention (media type `application/vnd.api+json`) and replaces the earlier v1 and v2 endpoints. Every call except `POST /token` and `GET /status` needs `Authorization: Bearer <token>`. Collections are cursor-paged: `page[cursor]` is the id of the last entity you saw, `page[size]` is 1 to 100 (default 100).',
+    description:
+      'The current Shop API. It follows the JSON:API convention (media type `application/vnd.api+json`) and replaces the earlier v1 and v2 endpoints. Every call except `POST /token` and `GET /status` needs `Authorization: Bearer <token>`. Collections are cursor-paged: `page[cursor]` is the id of the last entity you saw, `page[size]` is 1 to 100 (default 100).',
   },
   v2: {
     title: 'Shop API v2 (legacy)',
     version: '2.0.0',
-    description: 'The legacy Shop API, superseded by v3. Every answer is an envelope `{messageCode, message, result}` with messageCode OK or NOK. Bodies may be JSON or form-urlencoded; keys in PascalCase, camelCase or lower case are accepted.',
+    description:
+      'The legacy Shop API, superseded by v3. Every answer is an envelope `{messageCode, message, result}` with messageCode OK or NOK. Bodies may be JSON or form-urlencoded; keys in PascalCase, camelCase or lower case are accepted.',
   },
 };
 
@@ -44,7 +54,13 @@ function parameters(op: Operation) {
     const required = new Set(schema.required ?? []);
     for (const [name, prop] of Object.entries(schema.properties)) {
       const { description, ...rest } = plain(prop as TSchema);
-      list.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
   };
   add(op.params, 'path');
@@ -55,10 +71,17 @@ function parameters(op: Operation) {
 function errorBody(op: Operation, code: ErrorCode): { schema: Record<string, unknown>; example: unknown } {
   const entry = errorCatalogue[code];
   if (errorStyle(op) === 'jsonapi') {
-    return { schema: plain(JsonApiErrorDocument), example: { errors: [{ code, title: entry.title, detail: entry.title, status: String(entry.status) }] } };
+    return {
+      schema: plain(JsonApiErrorDocument),
+      example: { errors: [{ code, title: entry.title, detail: entry.title, status: String(entry.status) }] },
+    };
   }
   if (entry.status === 401) return { schema: plain(V2UnauthorizedBody), example: { message: v2Messages.unauthorized } };
-  if (entry.status === 404) return { schema: plain(V2NotFoundBody), example: { error: '404 Not Found', error_description: 'The requested resource could not be found' } };
+  if (entry.status === 404)
+    return {
+      schema: plain(V2NotFoundBody),
+      example: { error: '404 Not Found', error_description: 'The requested resource could not be found' },
+    };
   return { schema: plain(V2NokBody), example: { messageCode: 'NOK', message: v2Messages.malformed, result: null } };
 }
 
@@ -79,12 +102,21 @@ function implicitErrors(op: Operation): ErrorCode[] {
 
 /** Headers of every answer, and of the answers that name their own (Retry-After). */
 const commonHeaders = {
-  'Request-Id': { description: 'This call\'s id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help.', schema: { type: 'string', format: 'uuid' } },
-  'Sandbox-Warning': { description: 'One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all.', schema: { type: 'string' } },
+  'Request-Id': {
+    description: "This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help.",
+    schema: { type: 'string', format: 'uuid' },
+  },
+  'Sandbox-Warning': {
+    description:
+      'One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all.',
+    schema: { type: 'string' },
+  },
 };
 const headersOf = (spec?: { headers?: Record<string, string> }) => ({
   ...commonHeaders,
-  ...Object.fromEntries(Object.entries(spec?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+  ...Object.fromEntries(
+    Object.entries(spec?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+  ),
 });
 
 function responses(op: Operation) {
@@ -94,9 +126,16 @@ function responses(op: Operation) {
     out[status] = {
       description: spec.description,
       headers: headersOf(spec),
-      ...(spec.schema || spec.example !== undefined ? {
-        content: { [spec.contentType ?? defaultType]: { ...(spec.schema ? { schema: plain(spec.schema) } : {}), ...(spec.example !== undefined ? { example: spec.example } : {}) } },
-      } : {}),
+      ...(spec.schema || spec.example !== undefined
+        ? {
+            content: {
+              [spec.contentType ?? defaultType]: {
+                ...(spec.schema ? { schema: plain(spec.schema) } : {}),
+                ...(spec.example !== undefined ? { example: spec.example } : {}),
+              },
+            },
+          }
+        : {}),
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -131,7 +170,7 @@ export function buildOpenApi(version: ApiVersion) {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedTags = new Set<string>();
   for (const op of operations.filter((o) => o.documents.includes(version))) {
-    op.tags.forEach((t) => usedTags.add(t));
+    for (const tag of op.tags) usedTags.add(tag);
     const params = parameters(op);
     paths[op.path] ??= {};
     paths[op.path][op.method.toLowerCase()] = {
@@ -150,11 +189,13 @@ export function buildOpenApi(version: ApiVersion) {
     openapi: '3.1.0',
     info: documentInfo[version],
     // The sandbox runs wherever its user starts it: the origin is a variable, and the portal sets it to its own.
-    servers: [{
-      url: '{origin}',
-      description: 'Your sandbox (npm start)',
-      variables: { origin: { default: defaultSandboxOrigin, description: 'Scheme, host and port your sandbox listens on.' } },
-    }],
+    servers: [
+      {
+        url: '{origin}',
+        description: 'Your sandbox (npm start)',
+        variables: { origin: { default: defaultSandboxOrigin, description: 'Scheme, host and port your sandbox listens on.' } },
+      },
+    ],
     tags: [...usedTags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
     components: {

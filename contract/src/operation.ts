@@ -75,12 +75,30 @@ export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MA
 
 /** Cursor pagination query parameters shared by every v3 collection. */
 export const PageQuery = {
-  'page[cursor]': Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, default: 0, description: 'Id of the last entity seen; that entity is not repeated. Default 0.' })),
-  'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: limits.pageSizeDefault, description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}. A page that includes items ends early rather than include more than ${limits.includedItemsMaxPerPage} of them; its \`next\` link continues.` })),
+  'page[cursor]': Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_ID,
+      default: 0,
+      description: 'Id of the last entity seen; that entity is not repeated. Default 0.',
+    }),
+  ),
+  'page[size]': Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_ID,
+      default: limits.pageSizeDefault,
+      description: `Page size, 1 to ${limits.pageSizeMax}; larger values are capped at ${limits.pageSizeMax}. A page that includes items ends early rather than include more than ${limits.includedItemsMaxPerPage} of them; its \`next\` link continues.`,
+    }),
+  ),
 };
 
 export function IncludeQuery(paths: string[]) {
-  return { include: Type.Optional(Type.String({ description: `Comma-separated related resources to include: ${paths.join(', ')}.`, examples: [paths.join(',')] })) };
+  return {
+    include: Type.Optional(
+      Type.String({ description: `Comma-separated related resources to include: ${paths.join(', ')}.`, examples: [paths.join(',')] }),
+    ),
+  };
 }
 
 /** Which error format an operation answers in: JSON:API for /v3 and /sandbox, the v2 bodies elsewhere. */

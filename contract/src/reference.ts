@@ -2,7 +2,35 @@
 // PUT /sandbox/settings), and the fixed lists every client shares.
 import type { WarehouseCode } from './enums.ts';
 
-export const euCountryCodes = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE']);
+export const euCountryCodes = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+]);
 
 /** Countries where postcode and house number are required (v2 spec section 5; v3 follows the same rule). */
 export const houseNumberRequiredCountries = new Set(['NL', 'BE', 'DE']);
@@ -11,16 +39,41 @@ export const houseNumberRequiredCountries = new Set(['NL', 'BE', 'DE']);
 export const paymentMethods = [{ id: 1, code: 'GI', name: 'Giro' }];
 
 export const countryTemplates = [
-  ['NL', 'Netherlands'], ['BE', 'Belgium'], ['DE', 'Germany'], ['FR', 'France'], ['GB', 'United Kingdom'], ['LU', 'Luxembourg'],
-  ['AT', 'Austria'], ['DK', 'Denmark'], ['ES', 'Spain'], ['IT', 'Italy'], ['PL', 'Poland'], ['SE', 'Sweden'], ['IE', 'Ireland'],
-  ['PT', 'Portugal'], ['FI', 'Finland'], ['CZ', 'Czechia'], ['CH', 'Switzerland'], ['NO', 'Norway'], ['US', 'United States'],
+  ['NL', 'Netherlands'],
+  ['BE', 'Belgium'],
+  ['DE', 'Germany'],
+  ['FR', 'France'],
+  ['GB', 'United Kingdom'],
+  ['LU', 'Luxembourg'],
+  ['AT', 'Austria'],
+  ['DK', 'Denmark'],
+  ['ES', 'Spain'],
+  ['IT', 'Italy'],
+  ['PL', 'Poland'],
+  ['SE', 'Sweden'],
+  ['IE', 'Ireland'],
+  ['PT', 'Portugal'],
+  ['FI', 'Finland'],
+  ['CZ', 'Czechia'],
+  ['CH', 'Switzerland'],
+  ['NO', 'Norway'],
+  ['US', 'United States'],
   ['ES-CN', 'Canary Islands'],
 ].map(([code, name]) => ({ code, name }));
 
 /** ISO 639-1 codes in upper case, names in Dutch, as the warehouse's own system lists them; at most 11 (spec). */
 export const languageTemplates = [
-  ['NL', 'Nederlands'], ['EN', 'Engels'], ['DE', 'Duits'], ['FR', 'Frans'], ['ES', 'Spaans'], ['IT', 'Italiaans'],
-  ['PL', 'Pools'], ['SV', 'Zweeds'], ['DA', 'Deens'], ['PT', 'Portugees'], ['FI', 'Fins'],
+  ['NL', 'Nederlands'],
+  ['EN', 'Engels'],
+  ['DE', 'Duits'],
+  ['FR', 'Frans'],
+  ['ES', 'Spaans'],
+  ['IT', 'Italiaans'],
+  ['PL', 'Pools'],
+  ['SV', 'Zweeds'],
+  ['DA', 'Deens'],
+  ['PT', 'Portugees'],
+  ['FI', 'Fins'],
 ].map(([code, name]) => ({ code, name }));
 
 export const orderTypeTemplates = [
@@ -44,7 +97,11 @@ export const returnShippingMethodTemplates = [
 ];
 
 export const returnReasonTemplates = [
-  { code: 'TOO_SMALL', name: 'Te klein' }, { code: 'TOO_LARGE', name: 'Te groot' }, { code: 'DAMAGED', name: 'Beschadigd ontvangen' },
-  { code: 'NOT_AS_DESCRIBED', name: 'Niet zoals beschreven' }, { code: 'WRONG_ITEM', name: 'Verkeerd artikel ontvangen' },
-  { code: 'CHANGED_MIND', name: 'Bedacht' }, { code: 'OTHER', name: 'Anders' },
+  { code: 'TOO_SMALL', name: 'Te klein' },
+  { code: 'TOO_LARGE', name: 'Te groot' },
+  { code: 'DAMAGED', name: 'Beschadigd ontvangen' },
+  { code: 'NOT_AS_DESCRIBED', name: 'Niet zoals beschreven' },
+  { code: 'WRONG_ITEM', name: 'Verkeerd artikel ontvangen' },
+  { code: 'CHANGED_MIND', name: 'Bedacht' },
+  { code: 'OTHER', name: 'Anders' },
 ];

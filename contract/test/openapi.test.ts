@@ -13,7 +13,10 @@ describe.each(['v3', 'v2'] as const)('the %s OpenAPI document', (version) => {
   writeFileSync(file, JSON.stringify(doc));
 
   it('passes @redocly/cli lint', () => {
-    const output = execFileSync('npx', ['@redocly/cli', 'lint', '--format', 'json', file], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+    const output = execFileSync('npx', ['@redocly/cli', 'lint', '--format', 'json', file], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    });
     const report = JSON.parse(output.slice(output.indexOf('{')));
     const errors = report.problems.filter((p: { severity: string }) => p.severity === 'error');
     expect(errors.map((e: { message: string }) => e.message)).toEqual([]);
@@ -26,7 +29,12 @@ describe.each(['v3', 'v2'] as const)('the %s OpenAPI document', (version) => {
         expect(op.description.length, `${method} ${path}`).toBeGreaterThan(10);
         const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1] as any;
         expect(success, `${method} ${path}`).toBeDefined();
-        if (op.requestBody) expect(Object.values(op.requestBody.content as Record<string, any>)[0].example ?? Object.values(op.requestBody.content as Record<string, any>)[0].schema, `${method} ${path}`).toBeDefined();
+        if (op.requestBody)
+          expect(
+            Object.values(op.requestBody.content as Record<string, any>)[0].example ??
+              Object.values(op.requestBody.content as Record<string, any>)[0].schema,
+            `${method} ${path}`,
+          ).toBeDefined();
       }
     }
   });
@@ -42,7 +50,8 @@ describe('the operation list', () => {
 
   it('documents a request example for every operation that takes a JSON body', () => {
     const structured = new Set(['application/json', 'application/vnd.api+json', 'application/x-www-form-urlencoded']);
-    const takesDocument = (o: (typeof operations)[number]) => o.body && (o.bodyContentTypes ?? ['application/json']).every((t) => structured.has(t));
+    const takesDocument = (o: (typeof operations)[number]) =>
+      o.body && (o.bodyContentTypes ?? ['application/json']).every((t) => structured.has(t));
     const missing = operations.filter((o) => takesDocument(o) && o.requestExample === undefined).map((o) => o.operationId);
     expect(missing).toEqual([]);
   });

@@ -57,7 +57,15 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   const { db, config } = opts;
   const app = Fastify({
     // serializers.err keeps bound query parameters (customers' data) out of the log and bounds each line.
-    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { err: serializeError }, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization'],
+            serializers: { err: serializeError },
+            ...(typeof opts.logger === 'object' ? opts.logger : {}),
+          },
     bodyLimit: limits.requestBodyMaxBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     // Always the server's own id: a client-chosen X-Request-Id must not name (or collide with) another request's log entry.
@@ -85,7 +93,10 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   // First, so its onResponse hook times every request, also those refused by the plugins after it.
   await app.register(metricsPlugin, { db });
   await app.register(requestLogPlugin, {
-    db, maxPerClient: config.requestLogMaxPerClient, maxAgeSeconds: config.requestLogMaxAgeHours * 3600, bodyMaxBytes: config.requestLogBodyMaxBytes,
+    db,
+    maxPerClient: config.requestLogMaxPerClient,
+    maxAgeSeconds: config.requestLogMaxAgeHours * 3600,
+    bodyMaxBytes: config.requestLogBodyMaxBytes,
   });
   await app.register(securityHeadersPlugin);
   // Answers in br or gzip when the client accepts them: the portal's scripts shrink to a fifth. Request bodies are read as

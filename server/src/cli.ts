@@ -26,8 +26,9 @@ const usage = `Usage:
 
 While the sandbox runs on its embedded database, the client commands go to it through DATA_DIR/sandbox.sock.`;
 
-const lostCredentialsHint = 'Lost the API credentials? Make a client with `npm run cli -- client create --username NAME --password PASSWORD`, '
-  + 'or give demo a new password with `npm run cli -- client password --username demo`.';
+const lostCredentialsHint =
+  'Lost the API credentials? Make a client with `npm run cli -- client create --username NAME --password PASSWORD`, ' +
+  'or give demo a new password with `npm run cli -- client password --username demo`.';
 
 const newPassword = () => randomBytes(9).toString('base64url');
 
@@ -43,14 +44,19 @@ const commands = {
       const client = await createClient(db, { username: args.username, password: args.password, settings });
       return { id: client.id, username: client.username };
     } catch (error) {
-      if (error instanceof ApiError) throw new SettingsFileError(`The settings in ${args.settingsFile} are not valid, so no client was created:\n${problemLines(error)}`);
+      if (error instanceof ApiError)
+        throw new SettingsFileError(
+          `The settings in ${args.settingsFile} are not valid, so no client was created:\n${problemLines(error)}`,
+        );
       throw error;
     }
   },
-  'client list': async (db: Db) => (await listClients(db)).map((row) => ({ id: row.id, username: row.username, createdAt: row.createdAt.toISOString() })),
+  'client list': async (db: Db) =>
+    (await listClients(db)).map((row) => ({ id: row.id, username: row.username, createdAt: row.createdAt.toISOString() })),
   'client password': async (db: Db, args: Record<string, string>) => {
     const password = newPassword();
-    if (!(await setClientPassword(db, { username: args.username, password }))) throw new Error(`No client has the username "${args.username}".`);
+    if (!(await setClientPassword(db, { username: args.username, password })))
+      throw new Error(`No client has the username "${args.username}".`);
     return { username: args.username, password };
   },
 };
@@ -109,7 +115,7 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
     } catch (error) {
       // Several processes starting together on an empty database: one of them made the demo client, the others go on.
       if (!(error instanceof UsernameTakenError)) throw error;
-      console.log('Another process created the demo API client; its credentials are in that process\'s output.');
+      console.log("Another process created the demo API client; its credentials are in that process's output.");
     }
   }
   const app = await buildApp({ db: database.db, config });
@@ -152,13 +158,15 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   }
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   // One write, so the credentials made in this start are the last lines of the start-up output, where they stay in view.
-  console.log([
-    `Sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${where}`,
-    `  portal: ${url}/`,
-    `  API:    ${url}/v3/orders (token: POST ${url}/token)`,
-    '',
-    demoCredentials ?? lostCredentialsHint,
-  ].join('\n'));
+  console.log(
+    [
+      `Sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${where}`,
+      `  portal: ${url}/`,
+      `  API:    ${url}/v3/orders (token: POST ${url}/token)`,
+      '',
+      demoCredentials ?? lostCredentialsHint,
+    ].join('\n'),
+  );
 }
 
 async function main(argv: string[]) {
@@ -166,13 +174,21 @@ async function main(argv: string[]) {
   if (command === 'start') return start();
   if (command === 'migrate') {
     const { pid } = await runCommand('migrate');
-    console.log(pid === process.pid ? 'Migrations applied.' : `The running sandbox (process ${pid}) applied the migrations when it started; restart it to apply newer ones.`);
+    console.log(
+      pid === process.pid
+        ? 'Migrations applied.'
+        : `The running sandbox (process ${pid}) applied the migrations when it started; restart it to apply newer ones.`,
+    );
     return;
   }
   if (command === 'client' && sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { username: { type: 'string' }, password: { type: 'string' }, settings: { type: 'string' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { username: { type: 'string' }, password: { type: 'string' }, settings: { type: 'string' } },
+    });
     if (!values.username || !values.password) throw new UsageError('client create needs --username and --password.');
-    const settings: Record<string, string> = values.settings === undefined ? {} : { settings: readSettingsFile(values.settings), settingsFile: values.settings };
+    const settings: Record<string, string> =
+      values.settings === undefined ? {} : { settings: readSettingsFile(values.settings), settingsFile: values.settings };
     const client = await runCommand('client create', { username: values.username, password: values.password, ...settings });
     console.log(`Created client ${client.id} (${client.username}).`);
     console.log(client.id);
@@ -220,7 +236,13 @@ function readSettingsFile(file: string): string {
 
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof DataFolderBusyError || error instanceof ControlCommandError || error instanceof UsernameTakenError || error instanceof SettingsFileError) console.error(error.message);
+  else if (
+    error instanceof DataFolderBusyError ||
+    error instanceof ControlCommandError ||
+    error instanceof UsernameTakenError ||
+    error instanceof SettingsFileError
+  )
+    console.error(error.message);
   else if (error instanceof Error && /username|password/.test(error.message)) console.error(error.message);
   // Through the log serializer: a failed statement's bound values (customers' data, passwords) stay out of the output.
   else console.error(serializeError(error));

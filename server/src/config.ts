@@ -68,7 +68,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     logLevel: process.env.LOG_LEVEL || 'info',
     publicUrl: process.env.PUBLIC_URL || undefined,
     // Embedded sandbox: a developer receives webhooks on their own machine. Production-like (DATABASE_URL): refused unless allowed.
-    webhookAllowPrivateTargets: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ? process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' : !databaseUrl,
+    webhookAllowPrivateTargets: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS
+      ? process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true'
+      : !databaseUrl,
     sandboxStepSeconds: intFrom('SANDBOX_STEP_SECONDS', 30),
     requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     // Longer than a reverse proxy's upstream keep-alive (nginx: 60 s), so the proxy closes first and never reuses a closed socket.

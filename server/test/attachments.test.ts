@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import { PDFDocument, PageSizes } from 'pdf-lib';
-import { schema } from '../src/db/index.ts';
 import { storedFile } from '../src/platform/file-parts.ts';
 import { fingerprint } from './support/fingerprint.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
@@ -18,9 +16,18 @@ async function pdf(pages: [number, number][]) {
   return Buffer.from(await document.save());
 }
 
-function attach(attributes: Record<string, unknown>, file: Buffer | undefined, opts: { relationships?: unknown; token?: string; dataText?: string } = {}) {
-  const data = opts.dataText ?? JSON.stringify({ data: { type: 'orderAttachment', attributes, ...(opts.relationships ? { relationships: opts.relationships } : {}) } });
-  const parts = [{ name: 'data', value: data }, ...(file ? [{ name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' }] : [])];
+function attach(
+  attributes: Record<string, unknown>,
+  file: Buffer | undefined,
+  opts: { relationships?: unknown; token?: string; dataText?: string } = {},
+) {
+  const data =
+    opts.dataText ??
+    JSON.stringify({ data: { type: 'orderAttachment', attributes, ...(opts.relationships ? { relationships: opts.relationships } : {}) } });
+  const parts = [
+    { name: 'data', value: data },
+    ...(file ? [{ name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' }] : []),
+  ];
   const { payload, contentType } = multipart(parts);
   return sb.call('POST', '/v3/orderAttachments', { token: opts.token ?? client.token, payload, headers: { 'content-type': contentType } });
 }
@@ -29,18 +36,27 @@ beforeAll(async () => {
   sb = await startSandbox();
   client = await sb.newClient();
   await createProducts(sb, client.token, ['MUG']);
-  order = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })).body.data;
+  order = (
+    await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })
+  ).body.data;
 });
 afterAll(() => sb.close());
 
 describe('POST /v3/orderAttachments', () => {
   it('attaches a one-page A4 PDF by relationships.order and never returns its contents', async () => {
     const file = await pdf([PageSizes.A4]);
-    const answer = await attach({ filename: 'invoice.pdf', contentType: 'application/pdf' }, file, { relationships: { order: { data: { type: 'order', id: String(order.id) } } } });
+    const answer = await attach({ filename: 'invoice.pdf', contentType: 'application/pdf' }, file, {
+      relationships: { order: { data: { type: 'order', id: String(order.id) } } },
+    });
     expect(answer.status).toBe(201);
     expect(answer.body.data).toMatchObject({
       type: 'orderAttachment',
-      attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', printStrategy: 'REQUIRED', externalOrderNumber: order.attributes.externalOrderNumber },
+      attributes: {
+        filename: 'invoice.pdf',
+        contentType: 'application/pdf',
+        printStrategy: 'REQUIRED',
+        externalOrderNumber: order.attributes.externalOrderNumber,
+      },
       relationships: { order: { data: { type: 'order', id: order.id } } },
     });
     expect(JSON.stringify(answer.body)).not.toMatch(/content"|JVBER/);
@@ -50,7 +66,11 @@ describe('POST /v3/orderAttachments', () => {
   });
 
   it('takes the data part as the resource itself too, as the spec describes it, not only as a whole document', async () => {
-    const resource = { type: 'orderAttachment', attributes: { filename: 'label.pdf', contentType: 'application/pdf' }, relationships: { order: { data: { type: 'order', id: String(order.id) } } } };
+    const resource = {
+      type: 'orderAttachment',
+      attributes: { filename: 'label.pdf', contentType: 'application/pdf' },
+      relationships: { order: { data: { type: 'order', id: String(order.id) } } },
+    };
     const answer = await attach({}, await pdf([PageSizes.A4]), { dataText: JSON.stringify(resource) });
     expect(answer.status).toBe(201);
     expect(answer.body.data.attributes.filename).toBe('label.pdf');
@@ -61,7 +81,15 @@ describe('POST /v3/orderAttachments', () => {
   });
 
   it('attaches an A5 page (landscape too) by externalOrderNumber with BEST_EFFORT printing', async () => {
-    const answer = await attach({ filename: 'card.pdf', contentType: 'application/pdf', printStrategy: 'BEST_EFFORT', externalOrderNumber: order.attributes.externalOrderNumber }, await pdf([[PageSizes.A5[1], PageSizes.A5[0]]]));
+    const answer = await attach(
+      {
+        filename: 'card.pdf',
+        contentType: 'application/pdf',
+        printStrategy: 'BEST_EFFORT',
+        externalOrderNumber: order.attributes.externalOrderNumber,
+      },
+      await pdf([[PageSizes.A5[1], PageSizes.A5[0]]]),
+    );
     expect(answer.status).toBe(201);
     expect(answer.body.data.attributes.printStrategy).toBe('BEST_EFFORT');
   });
@@ -81,14 +109,19 @@ describe('POST /v3/orderAttachments', () => {
   });
 
   it('accepts only application/pdf as contentType', async () => {
-    const answer = await attach({ filename: 'x.png', contentType: 'image/png', externalOrderNumber: order.attributes.externalOrderNumber }, await pdf([PageSizes.A4]));
+    const answer = await attach(
+      { filename: 'x.png', contentType: 'image/png', externalOrderNumber: order.attributes.externalOrderNumber },
+      await pdf([PageSizes.A4]),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].source.pointer).toBe('/data/attributes/contentType');
   });
 
   it('answers 404-5 for an unknown order id and 404-6 for an unknown externalOrderNumber', async () => {
     const file = await pdf([PageSizes.A4]);
-    const byId = await attach({ filename: 'x.pdf', contentType: 'application/pdf' }, file, { relationships: { order: { data: { type: 'order', id: 777777 } } } });
+    const byId = await attach({ filename: 'x.pdf', contentType: 'application/pdf' }, file, {
+      relationships: { order: { data: { type: 'order', id: 777777 } } },
+    });
     expect(byId.body.errors[0].code).toBe('404-5');
     const byNumber = await attach({ filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: 'NO-SUCH-ORDER' }, file);
     expect(byNumber.body.errors[0].code).toBe('404-6');
@@ -96,7 +129,14 @@ describe('POST /v3/orderAttachments', () => {
 
   it('answers 400 for a missing data or file part, bad JSON, or no way to find the order', async () => {
     const file = await pdf([PageSizes.A4]);
-    expect((await attach({ filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: order.attributes.externalOrderNumber }, undefined)).status).toBe(400);
+    expect(
+      (
+        await attach(
+          { filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: order.attributes.externalOrderNumber },
+          undefined,
+        )
+      ).status,
+    ).toBe(400);
     expect((await attach({}, file, { dataText: '{not json' })).status).toBe(400);
     expect((await attach({ filename: 'x.pdf', contentType: 'application/pdf' }, file)).status).toBe(400);
   });
@@ -107,20 +147,29 @@ describe('POST /v3/orderAttachments', () => {
   });
 
   it('refuses an attachment to a fulfilled order with 422-1 and stores nothing', async () => {
-    const shipped = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })).body.data;
+    const shipped = (
+      await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })
+    ).body.data;
     await sb.call('POST', `/sandbox/orders/${shipped.id}/ship`, { token: client.token });
     const before = await fingerprint(sb.database.db, client.id);
     // The digest covers the stored parts (the earlier attachments' ones), so a part written here would show.
     expect(before).toMatch(/file_parts=[1-9]/);
-    const answer = await attach({ filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: shipped.attributes.externalOrderNumber }, await pdf([PageSizes.A4]));
+    const answer = await attach(
+      { filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: shipped.attributes.externalOrderNumber },
+      await pdf([PageSizes.A4]),
+    );
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].code).toBe('422-1');
     expect(await fingerprint(sb.database.db, client.id)).toBe(before);
   });
 
-  it('another client\'s order is not found', async () => {
+  it("another client's order is not found", async () => {
     const other = await sb.newClient();
-    const answer = await attach({ filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: order.attributes.externalOrderNumber }, await pdf([PageSizes.A4]), { token: other.token });
+    const answer = await attach(
+      { filename: 'x.pdf', contentType: 'application/pdf', externalOrderNumber: order.attributes.externalOrderNumber },
+      await pdf([PageSizes.A4]),
+      { token: other.token },
+    );
     expect(answer.body.errors[0].code).toBe('404-6');
   });
 });

@@ -15,7 +15,9 @@ afterAll(() => sb.close());
 
 describe('POST /token', () => {
   it('issues a bearer token with its lifetime and RFC 1123 dates', async () => {
-    const answer = await sb.call('POST', '/token', { form: { grant_type: 'password', username: client.username, password: client.password } });
+    const answer = await sb.call('POST', '/token', {
+      form: { grant_type: 'password', username: client.username, password: client.password },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, userName: client.username });
     expect(answer.body.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
@@ -45,7 +47,9 @@ describe('POST /token', () => {
   });
 
   it('refuses a grant type other than password with unsupported_grant_type', async () => {
-    const answer = await sb.call('POST', '/token', { form: { grant_type: 'client_credentials', username: client.username, password: client.password } });
+    const answer = await sb.call('POST', '/token', {
+      form: { grant_type: 'client_credentials', username: client.username, password: client.password },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: 'unsupported_grant_type', error_description: 'The grant type must be password.' });
   });
@@ -78,13 +82,18 @@ describe('bearer tokens', () => {
 
   it('an expired token gives 401', async () => {
     const fresh = await sb.newClient();
-    await sb.database.db.update(schema.tokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.tokens.clientId, fresh.id));
+    await sb.database.db
+      .update(schema.tokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.tokens.clientId, fresh.id));
     expect((await sb.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(401);
   });
 
   it('a revoked token gives 401 while another token of the same client still works', async () => {
     const fresh = await sb.newClient();
-    const second = await sb.call('POST', '/token', { form: { grant_type: 'password', username: fresh.username, password: fresh.password } });
+    const second = await sb.call('POST', '/token', {
+      form: { grant_type: 'password', username: fresh.username, password: fresh.password },
+    });
     expect(await revokeToken(sb.database.db, fresh.token)).toBe(true);
     expect((await sb.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(401);
     expect((await sb.call('GET', '/v3/orders', { token: second.body.access_token })).status).toBe(200);
@@ -105,7 +114,14 @@ describe('GET /settings/get', () => {
     expect(answer.body.message).toBe('Settings are ok.');
     const result = answer.body.result;
     expect(result.orderTypes.length).toBeGreaterThan(0);
-    expect(result.mainShippingMethods[0].shippingMethods.map((m: { warehouse: string }) => m.warehouse)).toEqual(['NR', 'NN', 'GN', 'BW', 'DD', 'FP']);
+    expect(result.mainShippingMethods[0].shippingMethods.map((m: { warehouse: string }) => m.warehouse)).toEqual([
+      'NR',
+      'NN',
+      'GN',
+      'BW',
+      'DD',
+      'FP',
+    ]);
     expect(result.languages.length).toBeLessThanOrEqual(11);
     expect(result.languages.find((l: { code: string }) => l.code === 'EN').name).toBe('Engels');
     expect(result.returnReasons.length).toBeGreaterThan(0);

@@ -48,13 +48,22 @@ const settingsFile = (name: string, content: unknown) => {
 
 /** The settings of shop-settings, made without a running sandbox; the start test reads them back over HTTP. */
 const shopSettings = {
-  orderTypes: [{ code: 'webshop', name: 'Webshop orders' }, { code: 'wholesale', name: 'Wholesale', allowPartialDelivery: true }],
-  languages: [{ code: 'NL', name: 'Nederlands' }, { code: 'FR', name: 'Frans' }],
+  orderTypes: [
+    { code: 'webshop', name: 'Webshop orders' },
+    { code: 'wholesale', name: 'Wholesale', allowPartialDelivery: true },
+  ],
+  languages: [
+    { code: 'NL', name: 'Nederlands' },
+    { code: 'FR', name: 'Frans' },
+  ],
 };
 
 async function settingsOver(port: number, username: string, password: string) {
-  const token = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) });
-  const { access_token: accessToken } = await token.json() as { access_token: string };
+  const token = await fetch(`http://127.0.0.1:${port}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', username, password }),
+  });
+  const { access_token: accessToken } = (await token.json()) as { access_token: string };
   const answer = await fetch(`http://127.0.0.1:${port}/sandbox/settings`, { headers: { authorization: `Bearer ${accessToken}` } });
   return ((await answer.json()) as { data: { attributes: Record<string, { code: string }[]> } }).data.attributes;
 }
@@ -87,24 +96,81 @@ describe('npm run cli -- client', () => {
     expect(unknown.stderr).toMatch(/No client has the username "nobody-here"/);
   });
 
-  it('creates a client with --settings from a file: the attributes of PUT /sandbox/settings, or the whole document', { timeout: 120_000 }, async () => {
-    const created = await cliRun('client', 'create', '--username', 'shop-settings', '--password', 'a long password', '--settings', settingsFile('shop.json', shopSettings));
+  it('creates a client with --settings from a file: the attributes of PUT /sandbox/settings, or the whole document', {
+    timeout: 120_000,
+  }, async () => {
+    const created = await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-settings',
+      '--password',
+      'a long password',
+      '--settings',
+      settingsFile('shop.json', shopSettings),
+    );
     expect(Number(created.stdout.trim().split('\n').pop())).toBeGreaterThan(0);
-    const document = settingsFile('document.json', { data: { type: 'sandboxSettings', attributes: { countries: [{ code: 'NL', name: 'Nederland' }] } } });
+    const document = settingsFile('document.json', {
+      data: { type: 'sandboxSettings', attributes: { countries: [{ code: 'NL', name: 'Nederland' }] } },
+    });
     await cliRun('client', 'create', '--username', 'shop-document', '--password', 'a long password', '--settings', document);
   });
 
   it('refuses settings with problems, naming the file and each problem, and creates no client', { timeout: 120_000 }, async () => {
-    const file = settingsFile('wrong.json', { data: { attributes: { orderTypes: [{ code: 'web', name: 'Web' }, { code: 'WEB', name: 'Again' }], languages: [] } } });
-    const wrong = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', file).catch((e) => e);
+    const file = settingsFile('wrong.json', {
+      data: {
+        attributes: {
+          orderTypes: [
+            { code: 'web', name: 'Web' },
+            { code: 'WEB', name: 'Again' },
+          ],
+          languages: [],
+        },
+      },
+    });
+    const wrong = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', file).catch(
+      (e) => e,
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`The settings in ${file} are not valid, so no client was created`);
     expect(wrong.stderr).toContain('/data/attributes/languages: ');
-    const duplicate = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', settingsFile('duplicate.json', { orderTypes: [{ code: 'web', name: 'Web' }, { code: 'WEB', name: 'Again' }] })).catch((e) => e);
+    const duplicate = await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-wrong',
+      '--password',
+      'a long password',
+      '--settings',
+      settingsFile('duplicate.json', {
+        orderTypes: [
+          { code: 'web', name: 'Web' },
+          { code: 'WEB', name: 'Again' },
+        ],
+      }),
+    ).catch((e) => e);
     expect(duplicate.stderr).toMatch(/\/orderTypes\/1\/code: Code "WEB" is in orderTypes twice/);
-    const notJson = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', settingsFile('broken.json', '{"orderTypes": [')).catch((e) => e);
+    const notJson = await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-wrong',
+      '--password',
+      'a long password',
+      '--settings',
+      settingsFile('broken.json', '{"orderTypes": ['),
+    ).catch((e) => e);
     expect(notJson.stderr).toMatch(/broken\.json is not JSON/);
-    const missing = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', join(filesDir, 'absent.json')).catch((e) => e);
+    const missing = await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-wrong',
+      '--password',
+      'a long password',
+      '--settings',
+      join(filesDir, 'absent.json'),
+    ).catch((e) => e);
     expect(missing.stderr).toMatch(/Cannot read the settings file .*absent\.json/);
     expect((await cliRun('client', 'list')).stdout).not.toMatch(/\tshop-wrong\t/);
   });
@@ -140,10 +206,16 @@ describe('start', () => {
     expect(output.trimEnd()).toMatch(/client password --username demo`\.$/);
     const status = await fetch(`http://127.0.0.1:${port}/status`);
     expect(await status.json()).toEqual({ messageCode: 'OK', message: 'Status is OK.', result: null });
-    const token = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'shop-one', password: 'a long password' }) });
+    const token = await fetch(`http://127.0.0.1:${port}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', username: 'shop-one', password: 'a long password' }),
+    });
     expect(token.status).toBe(200);
     const tokenStatus = async (username: string, password: string) => {
-      const answer = await fetch(`http://127.0.0.1:${port}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) });
+      const answer = await fetch(`http://127.0.0.1:${port}/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', username, password }),
+      });
       checkAgainstOpenApi('POST', '/token', answer.status, answer.headers.get('content-type') ?? '', await answer.json());
       return answer.status;
     };
@@ -155,11 +227,29 @@ describe('start', () => {
     expect((await cliRun('client', 'list')).stdout).toMatch(/\tshop-while-running\t/);
     // Settings given to the CLI, with the sandbox stopped and through the running one.
     expect((await settingsOver(port, 'shop-settings', 'a long password')).orderTypes.map((t) => t.code)).toEqual(['webshop', 'wholesale']);
-    await cliRun('client', 'create', '--username', 'shop-running-settings', '--password', 'a long password', '--settings', settingsFile('running.json', { data: { attributes: shopSettings } }));
+    await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-running-settings',
+      '--password',
+      'a long password',
+      '--settings',
+      settingsFile('running.json', { data: { attributes: shopSettings } }),
+    );
     const running = await settingsOver(port, 'shop-running-settings', 'a long password');
     expect(running.languages.map((l) => l.code)).toEqual(['NL', 'FR']);
     expect(running.mainShippingMethods[0].code).toBe('POSTNL_STANDARD');
-    const refused = await cliRun('client', 'create', '--username', 'shop-running-wrong', '--password', 'a long password', '--settings', settingsFile('running-wrong.json', { languages: [] })).catch((e) => e);
+    const refused = await cliRun(
+      'client',
+      'create',
+      '--username',
+      'shop-running-wrong',
+      '--password',
+      'a long password',
+      '--settings',
+      settingsFile('running-wrong.json', { languages: [] }),
+    ).catch((e) => e);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('running-wrong.json are not valid, so no client was created');
     await cleanup();

@@ -29,14 +29,26 @@ beforeAll(async () => {
   app = await buildApp({ db: database.db, config: loadConfig({ logLevel: 'silent' }), logger: false, portalDir: build });
   const client = await createClient(database.db, { username: 'demo', password: 'demo-password-123' });
   await createDemoProducts(database.db, client);
-  const answer = await app.inject({ method: 'POST', url: '/token', payload: 'grant_type=password&username=demo&password=demo-password-123', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/token',
+    payload: 'grant_type=password&username=demo&password=demo-password-123',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   token = answer.json().access_token;
   // The reference's createOrder example, sent as it is (with its own order numbers): the demo client has its skus.
-  const example = operations.find((operation) => operation.operationId === 'createOrder')!.requestExample as { data: { attributes: Record<string, unknown> } };
+  const example = operations.find((operation) => operation.operationId === 'createOrder')!.requestExample as {
+    data: { attributes: Record<string, unknown> };
+  };
   for (let n = 1; n <= 4; n++) {
     const body = structuredClone(example);
     body.data.attributes.externalOrderNumber = `COMPRESS-${n}`;
-    const created = await app.inject({ method: 'POST', url: '/v3/orders', payload: body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v3/orders',
+      payload: body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' },
+    });
     expect(created.statusCode, created.body).toBe(201);
   }
 });
@@ -47,12 +59,24 @@ afterAll(async () => {
   rmSync(build, { recursive: true, force: true });
 });
 
-const get = (url: string, encoding?: string) => app.inject({
-  method: 'GET', url, headers: { authorization: `Bearer ${token}`, accept: url.startsWith('/v3') ? 'application/vnd.api+json' : '*/*', ...(encoding ? { 'accept-encoding': encoding } : {}) },
-});
+const get = (url: string, encoding?: string) =>
+  app.inject({
+    method: 'GET',
+    url,
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: url.startsWith('/v3') ? 'application/vnd.api+json' : '*/*',
+      ...(encoding ? { 'accept-encoding': encoding } : {}),
+    },
+  });
 
 describe('compressed answers', () => {
-  it.each(['/assets/main.js', '/v3/orders?include=orderItems', '/v3/products', '/v3/orders/1?include=orderItems,deliveryAddress,billingAddress'])('%s comes in br and gzip, and as it is without Accept-Encoding', async (url) => {
+  it.each([
+    '/assets/main.js',
+    '/v3/orders?include=orderItems',
+    '/v3/products',
+    '/v3/orders/1?include=orderItems,deliveryAddress,billingAddress',
+  ])('%s comes in br and gzip, and as it is without Accept-Encoding', async (url) => {
     const plain = await get(url);
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -73,7 +97,12 @@ describe('compressed answers', () => {
 
   it('leaves request bodies as sent: a gzip-encoded token request is not inflated into a valid one', async () => {
     const form = 'grant_type=password&username=demo&password=demo-password-123';
-    const answer = await app.inject({ method: 'POST', url: '/token', payload: gzipSync(form), headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' } });
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/token',
+      payload: gzipSync(form),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+    });
     expect(answer.statusCode).toBeGreaterThanOrEqual(400);
     expect(answer.statusCode).toBeLessThan(500);
   });

@@ -12,11 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const send = (contentType: string, accept?: string) => sb.call('POST', '/v3/orders', {
-  token: client.token,
-  payload: JSON.stringify(orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] })),
-  headers: { 'content-type': contentType, ...(accept ? { accept } : {}) },
-});
+const send = (contentType: string, accept?: string) =>
+  sb.call('POST', '/v3/orders', {
+    token: client.token,
+    payload: JSON.stringify(orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] })),
+    headers: { 'content-type': contentType, ...(accept ? { accept } : {}) },
+  });
 
 describe('JSON:API media type', () => {
   it('accepts application/vnd.api+json and, for existing clients, application/json', async () => {
@@ -41,7 +42,12 @@ describe('JSON:API media type', () => {
     const get = (accept: string) => sb.call('GET', '/v3/orders', { token: client.token, headers: { accept } });
     expect((await get('application/vnd.api+json; profile="x"')).status).toBe(406);
     expect((await get('text/html')).status).toBe(406);
-    for (const accept of ['application/vnd.api+json', 'application/json', '*/*', 'text/html, application/vnd.api+json; profile="x", application/vnd.api+json']) {
+    for (const accept of [
+      'application/vnd.api+json',
+      'application/json',
+      '*/*',
+      'text/html, application/vnd.api+json; profile="x", application/vnd.api+json',
+    ]) {
       expect((await get(accept)).status, accept).toBe(200);
     }
     const refused = await get('text/html');
@@ -49,7 +55,11 @@ describe('JSON:API media type', () => {
   });
 
   it('malformed JSON is a 400 in the JSON:API error format, never data and errors together', async () => {
-    const answer = await sb.call('POST', '/v3/orders', { token: client.token, payload: '{"data": ', headers: { 'content-type': 'application/vnd.api+json' } });
+    const answer = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      payload: '{"data": ',
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ code: '400', status: '400' });
     expect(answer.body.data).toBeUndefined();

@@ -36,9 +36,15 @@ async function failure(query: () => Promise<unknown>): Promise<unknown> {
 describe('the err serializer on real database errors', () => {
   it('keeps the statement but no parameter of a failed insert, in the error and its cause', async () => {
     // client 999999 does not exist: a foreign key violation, whose PostgreSQL detail also names the value.
-    const error = await failure(() => sb.database.db.insert(schema.webhooks).values({
-      clientId: 999_999, entity: 'shipment', event: 'shipment.shipped.3', targetUrl: `https://shop.example.com/${big}`, secret: `whsec_${marker}`,
-    }));
+    const error = await failure(() =>
+      sb.database.db.insert(schema.webhooks).values({
+        clientId: 999_999,
+        entity: 'shipment',
+        event: 'shipment.shipped.3',
+        targetUrl: `https://shop.example.com/${big}`,
+        secret: `whsec_${marker}`,
+      }),
+    );
     expect(error).toBeInstanceOf(DrizzleQueryError);
     expect((error as Error).message).toContain(marker);
     const serialized = serializeError(error);
@@ -80,26 +86,36 @@ describe('the err serializer on real database errors', () => {
   });
 });
 
-describe('the app\'s logger', () => {
+describe("the app's logger", () => {
   let app: FastifyInstance;
   const lines: string[] = [];
   beforeAll(async () => {
-    const stream = new Writable({ write: (chunk, _encoding, done) => { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     app = await buildApp({ db: sb.database.db, config: sb.config, logger: { level: 'error', stream } });
     await app.ready();
   });
   afterAll(() => app.close());
 
-  it('logs a failing request\'s database error without its parameters, in a bounded line', async () => {
+  it("logs a failing request's database error without its parameters, in a bounded line", async () => {
     // Provoked on purpose (a trigger refuses the insert): no operation documents 500, so the answer is read directly.
-    await sb.database.db.execute(sql.raw(`
+    await sb.database.db.execute(
+      sql.raw(`
       create function refuse_webhooks() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$;
-    `));
-    await sb.database.db.execute(sql.raw('create trigger refuse_webhooks before insert on webhooks for each row execute function refuse_webhooks()'));
+    `),
+    );
+    await sb.database.db.execute(
+      sql.raw('create trigger refuse_webhooks before insert on webhooks for each row execute function refuse_webhooks()'),
+    );
     try {
       const targetUrl = `https://shop.example.com/${marker}/${'a'.repeat(1500)}`;
       const answer = await app.inject({
-        method: 'POST', url: '/v3/webhooks',
+        method: 'POST',
+        url: '/v3/webhooks',
         headers: { authorization: `Bearer ${client.token}`, 'content-type': JSONAPI, accept: JSONAPI },
         payload: JSON.stringify({ data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl } } }),
       });

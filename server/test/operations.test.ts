@@ -73,10 +73,22 @@ describe('graceful shutdown (SIGTERM)', () => {
     const open = () => openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, poolSize: 1 } : { dataDir: env.DATA_DIR });
     let database = await open();
     const owner = await createClient(database.db, { username: `graceful-${randomBytes(3).toString('hex')}`, password: 'a long password' });
-    await database.db.insert(schema.webhooks).values({ clientId: owner.id, entity: 'shipment', event: 'shipment.shipped.3', targetUrl: target, secret: `whsec_${randomBytes(24).toString('base64')}` });
-    await database.db.transaction((tx) => emitEvent(tx as unknown as Db, owner.id, {
-      type: 'shipment.shipped.3', entity: 'shipment', entityId: 7, occurredOn: new Date(), data: { type: 'shipment', id: 7, attributes: { status: 'SHIPPED' } },
-    }));
+    await database.db.insert(schema.webhooks).values({
+      clientId: owner.id,
+      entity: 'shipment',
+      event: 'shipment.shipped.3',
+      targetUrl: target,
+      secret: `whsec_${randomBytes(24).toString('base64')}`,
+    });
+    await database.db.transaction((tx) =>
+      emitEvent(tx as unknown as Db, owner.id, {
+        type: 'shipment.shipped.3',
+        entity: 'shipment',
+        entityId: 7,
+        occurredOn: new Date(),
+        data: { type: 'shipment', id: 7, attributes: { status: 'SHIPPED' } },
+      }),
+    );
     await database.close();
 
     const server = await startServerProcess(env);
@@ -84,7 +96,13 @@ describe('graceful shutdown (SIGTERM)', () => {
     // A token request whose body arrives in two parts: it is in flight when the signal comes.
     const url = new URL(server.url);
     const body = new URLSearchParams({ grant_type: 'password', username: owner.username, password: 'a long password' }).toString();
-    const inFlight = request({ host: url.hostname, port: url.port, method: 'POST', path: '/token', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } });
+    const inFlight = request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    });
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       inFlight.on('response', (response) => {
         let text = '';

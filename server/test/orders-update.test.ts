@@ -15,7 +15,16 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 async function newOrder(opts: Parameters<typeof orderDocument>[1] = {}) {
-  const answer = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'SHIRT', quantity: 3 }, { sku: 'MUG', quantity: 1 }], ...opts }) });
+  const answer = await sb.call('POST', '/v3/orders', {
+    token: client.token,
+    body: orderDocument(client, {
+      items: [
+        { sku: 'SHIRT', quantity: 3 },
+        { sku: 'MUG', quantity: 1 },
+      ],
+      ...opts,
+    }),
+  });
   if (answer.status !== 201) throw new Error(answer.raw);
   return answer.body.data;
 }
@@ -27,29 +36,62 @@ describe('PUT /v3/orders/{id}', () => {
   it('replaces the mutable attributes and answers 200 with the full order and its related resources', async () => {
     const order = await newOrder({ attributes: { reference: 'old', metadata: { extra1: 'a', extra2: 'b' } } });
     const answer = await put(order.id, {
-      externalOrderNumber: order.attributes.externalOrderNumber, locale: 'en-GB', onHold: true, reference: 'new', phoneNumber: '+31 (0)6-1234.5678', metadata: { extra3: 'c' },
+      externalOrderNumber: order.attributes.externalOrderNumber,
+      locale: 'en-GB',
+      onHold: true,
+      reference: 'new',
+      phoneNumber: '+31 (0)6-1234.5678',
+      metadata: { extra3: 'c' },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.data.attributes).toMatchObject({ locale: 'en-GB', onHold: true, reference: 'new', phoneNumber: '+31 (0)6-1234.5678', metadata: { extra1: null, extra2: null, extra3: 'c' } });
+    expect(answer.body.data.attributes).toMatchObject({
+      locale: 'en-GB',
+      onHold: true,
+      reference: 'new',
+      phoneNumber: '+31 (0)6-1234.5678',
+      metadata: { extra1: null, extra2: null, extra3: 'c' },
+    });
     expect(answer.body.included.map((r: any) => r.type)).toContain('orderItem');
   });
 
   it('an empty string erases reference, consumerReference and promotionCode; omitted metadata erases metadata', async () => {
     const order = await newOrder({ attributes: { reference: 'r', consumerReference: 'c', promotionCode: 'p', metadata: { extra1: 'x' } } });
-    const answer = await put(order.id, { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false, reference: '', consumerReference: '', promotionCode: '' });
-    expect(answer.body.data.attributes).toMatchObject({ reference: null, consumerReference: null, promotionCode: null, metadata: { extra1: null } });
+    const answer = await put(order.id, {
+      externalOrderNumber: order.attributes.externalOrderNumber,
+      locale: 'nl-NL',
+      onHold: false,
+      reference: '',
+      consumerReference: '',
+      promotionCode: '',
+    });
+    expect(answer.body.data.attributes).toMatchObject({
+      reference: null,
+      consumerReference: null,
+      promotionCode: null,
+      metadata: { extra1: null },
+    });
   });
 
   it('a null email falls back to the no-reply address', async () => {
     const order = await newOrder({ attributes: { email: 'jane@example.com' } });
-    const answer = await put(order.id, { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false, email: null });
+    const answer = await put(order.id, {
+      externalOrderNumber: order.attributes.externalOrderNumber,
+      locale: 'nl-NL',
+      onHold: false,
+      email: null,
+    });
     expect(answer.body.data.attributes.email).toMatch(/^no-reply@/);
   });
 
   it('a null allowPartialDelivery takes the order type default', async () => {
     const b2b = client.orderTypeIds[1];
     const order = await newOrder({ orderTypeId: b2b, attributes: { allowPartialDelivery: false } });
-    const answer = await put(order.id, { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false, allowPartialDelivery: null });
+    const answer = await put(order.id, {
+      externalOrderNumber: order.attributes.externalOrderNumber,
+      locale: 'nl-NL',
+      onHold: false,
+      allowPartialDelivery: null,
+    });
     expect(answer.body.data.attributes.allowPartialDelivery).toBe(true);
   });
 
@@ -58,7 +100,10 @@ describe('PUT /v3/orders/{id}', () => {
     const base = { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false };
     const changed = await put(order.id, { ...base, currency: 'USD', channelIdentifier: 'shop-be' });
     expect(changed.status).toBe(400);
-    expect(changed.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data/attributes/channelIdentifier', '/data/attributes/currency']);
+    expect(changed.body.errors.map((e: any) => e.source.pointer).sort()).toEqual([
+      '/data/attributes/channelIdentifier',
+      '/data/attributes/currency',
+    ]);
     expect((await put(order.id, { ...base, currency: 'EUR', channelIdentifier: 'shop-nl' })).status).toBe(200);
   });
 
@@ -67,7 +112,9 @@ describe('PUT /v3/orders/{id}', () => {
     const answer = await put(order.id, { externalOrderNumber: null, locale: null });
     expect(answer.status).toBe(400);
     const pointers = answer.body.errors.map((e: any) => e.source.pointer);
-    expect(pointers).toEqual(expect.arrayContaining(['/data/attributes/externalOrderNumber', '/data/attributes/locale', '/data/attributes/onHold']));
+    expect(pointers).toEqual(
+      expect.arrayContaining(['/data/attributes/externalOrderNumber', '/data/attributes/locale', '/data/attributes/onHold']),
+    );
   });
 
   it('preferredShippingDate must be today or later', async () => {
@@ -78,7 +125,7 @@ describe('PUT /v3/orders/{id}', () => {
     expect((await put(order.id, { ...base, preferredShippingDate: today })).body.data.attributes.preferredShippingDate).toBe(today);
   });
 
-  it('a new fulfillFrom must be a warehouse of the order\'s shipping method', async () => {
+  it("a new fulfillFrom must be a warehouse of the order's shipping method", async () => {
     const express = client.mainShippingMethodIds[2]; // DHL_EXPRESS: NR, NN, BW, DD
     const order = await newOrder({ shippingMethodId: express });
     const base = { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false };
@@ -98,7 +145,10 @@ describe('PUT /v3/orders/{id}', () => {
 
   it('an id in the document that differs from the path is a 409', async () => {
     const order = await newOrder();
-    const answer = await sb.call('PUT', `/v3/orders/${order.id}`, { token: client.token, body: { data: { type: 'order', id: order.id + 1000, attributes: { externalOrderNumber: 'x', locale: 'nl-NL', onHold: false } } } });
+    const answer = await sb.call('PUT', `/v3/orders/${order.id}`, {
+      token: client.token,
+      body: { data: { type: 'order', id: order.id + 1000, attributes: { externalOrderNumber: 'x', locale: 'nl-NL', onHold: false } } },
+    });
     expect(answer.status).toBe(409);
   });
 
@@ -111,7 +161,12 @@ describe('PUT /v3/orders/{id}', () => {
   it('a fulfilled order refuses changes with 422 and stays as it was', async () => {
     const order = await newOrder({ attributes: { reference: 'before' } });
     expect((await sb.call('POST', `/sandbox/orders/${order.id}/ship`, { token: client.token })).status).toBe(201);
-    const answer = await put(order.id, { externalOrderNumber: order.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false, reference: 'after' });
+    const answer = await put(order.id, {
+      externalOrderNumber: order.attributes.externalOrderNumber,
+      locale: 'nl-NL',
+      onHold: false,
+      reference: 'after',
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].code).toBe('422');
     const read = await sb.call('GET', `/v3/orders/${order.id}`, { token: client.token });
@@ -142,11 +197,26 @@ describe('cancelling', () => {
     const order = await newOrder();
     const [shirt] = order.relationships.orderItems.data;
     // The warehouse picked 2 of the 3 shirts into a shipment that has not shipped yet.
-    const [shipment] = await sb.database.db.insert(schema.shipments).values({
-      clientId: client.id, orderId: order.id, orderTypeId: client.orderTypeIds[0], shippingMethodId: client.mainShippingMethodIds[0], status: 'READY_TO_PICK', warehouseCode: 'NR',
-    }).returning();
+    const [shipment] = await sb.database.db
+      .insert(schema.shipments)
+      .values({
+        clientId: client.id,
+        orderId: order.id,
+        orderTypeId: client.orderTypeIds[0],
+        shippingMethodId: client.mainShippingMethodIds[0],
+        status: 'READY_TO_PICK',
+        warehouseCode: 'NR',
+      })
+      .returning();
     const [shirtRow] = await sb.database.db.select().from(schema.orderItems).where(eq(schema.orderItems.id, shirt.id));
-    await sb.database.db.insert(schema.shipmentItems).values({ clientId: client.id, shipmentId: shipment.id, orderItemId: shirt.id, productId: shirtRow.productId, sku: 'SHIRT', quantity: 2 });
+    await sb.database.db.insert(schema.shipmentItems).values({
+      clientId: client.id,
+      shipmentId: shipment.id,
+      orderItemId: shirt.id,
+      productId: shirtRow.productId,
+      sku: 'SHIRT',
+      quantity: 2,
+    });
     const answer = await sb.call('DELETE', `/v3/orders/${order.id}?include=orderItems`, { token: client.token });
     expect(answer.body.meta.modified).toBe(true);
     const quantities = Object.fromEntries(answer.body.included.map((i: any) => [i.attributes.sku, i.attributes.quantity]));
@@ -169,7 +239,12 @@ describe('cancelling', () => {
     const [shirt] = order.relationships.orderItems.data;
     const answer = await sb.call('GET', `/v3/orderitems/${shirt.id}`, { token: client.token });
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ type: 'orderItem', id: shirt.id, attributes: { sku: 'SHIRT', quantity: 3 }, relationships: { order: { data: { type: 'order', id: order.id } } } });
+    expect(answer.body.data).toMatchObject({
+      type: 'orderItem',
+      id: shirt.id,
+      attributes: { sku: 'SHIRT', quantity: 3 },
+      relationships: { order: { data: { type: 'order', id: order.id } } },
+    });
   });
 
   it('an unknown order item is 404', async () => {

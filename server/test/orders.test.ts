@@ -19,17 +19,37 @@ const orderDocument = (opts: Parameters<typeof documentFor>[1] = {}) => document
 
 describe('POST /v3/orders', () => {
   it('creates an order with items, addresses and a pick-up point, answering 201 with everything included', async () => {
-    const answer = await post(orderDocument({
-      items: [{ sku: 'SHIRT-M', quantity: 2, price: 19.95, vat: 0.21 }, { sku: 'MUG', quantity: 1, price: 7.5 }],
-      billing: { lastName: 'Jansen', company: 'Jansen BV', street1: 'Markt', houseNumber: '1', postcode: '4701AA', city: 'Roosendaal', countryCode: 'NL' },
-      pickUpPoint: { identifier: 'PUP-123', name: 'Tabakszaak', countryCode: 'NL', city: 'Roosendaal' },
-      attributes: { reference: 'web', metadata: { extra1: 'gift' } },
-    }));
+    const answer = await post(
+      orderDocument({
+        items: [
+          { sku: 'SHIRT-M', quantity: 2, price: 19.95, vat: 0.21 },
+          { sku: 'MUG', quantity: 1, price: 7.5 },
+        ],
+        billing: {
+          lastName: 'Jansen',
+          company: 'Jansen BV',
+          street1: 'Markt',
+          houseNumber: '1',
+          postcode: '4701AA',
+          city: 'Roosendaal',
+          countryCode: 'NL',
+        },
+        pickUpPoint: { identifier: 'PUP-123', name: 'Tabakszaak', countryCode: 'NL', city: 'Roosendaal' },
+        attributes: { reference: 'web', metadata: { extra1: 'gift' } },
+      }),
+    );
     expect(answer.status).toBe(201);
     const order = answer.body.data;
     expect(order.type).toBe('order');
     expect(order.links.self).toBe(`http://sandbox.test/v3/orders/${order.id}`);
-    expect(order.attributes).toMatchObject({ locale: 'nl-NL', reference: 'web', currency: 'EUR', allowPartialDelivery: false, onHold: false, metadata: { extra1: 'gift', extra2: null } });
+    expect(order.attributes).toMatchObject({
+      locale: 'nl-NL',
+      reference: 'web',
+      currency: 'EUR',
+      allowPartialDelivery: false,
+      onHold: false,
+      metadata: { extra1: 'gift', extra2: null },
+    });
     const types = answer.body.included.map((r: { type: string }) => r.type).sort();
     expect(types).toEqual(['address', 'address', 'orderItem', 'orderItem', 'pickUpPoint']);
     expect(order.relationships.orderItems.data).toHaveLength(2);
@@ -54,7 +74,11 @@ describe('POST /v3/orders', () => {
   });
 
   it('accepts ids as JSON numbers or strings, and lid for provisional ids', async () => {
-    const doc: any = orderDocument({ orderTypeId: String(client.orderTypeIds[1]), shippingMethodId: String(client.mainShippingMethodIds[1]), items: [{ sku: 'MUG', quantity: 1 }] });
+    const doc: any = orderDocument({
+      orderTypeId: String(client.orderTypeIds[1]),
+      shippingMethodId: String(client.mainShippingMethodIds[1]),
+      items: [{ sku: 'MUG', quantity: 1 }],
+    });
     doc.data.relationships.deliveryAddress = { data: { type: 'address', lid: 'home' } };
     doc.included[0] = { type: 'address', lid: 'home', attributes: dutchAddress };
     const answer = await post(doc);
@@ -75,7 +99,11 @@ describe('POST /v3/orders', () => {
     const first = await post(orderDocument({ externalOrderNumber }));
     const second = await post(orderDocument({ externalOrderNumber }));
     expect(second.status).toBe(409);
-    expect(second.body.errors[0]).toMatchObject({ code: '409-1', status: '409', links: { related: `http://sandbox.test/v3/orders/${first.body.data.id}` } });
+    expect(second.body.errors[0]).toMatchObject({
+      code: '409-1',
+      status: '409',
+      links: { related: `http://sandbox.test/v3/orders/${first.body.data.id}` },
+    });
     expect(second.body.data).toBeUndefined();
   });
 
@@ -87,7 +115,9 @@ describe('POST /v3/orders', () => {
   });
 
   it('answers unknown sku, order type and shipping method together: 404-1, 404-2, 404-3', async () => {
-    const answer = await post(orderDocument({ orderTypeId: 999999, shippingMethodId: 999999, items: [{ sku: 'NO-SUCH-SKU', quantity: 1 }] }));
+    const answer = await post(
+      orderDocument({ orderTypeId: 999999, shippingMethodId: 999999, items: [{ sku: 'NO-SUCH-SKU', quantity: 1 }] }),
+    );
     expect(answer.status).toBe(404);
     expect(answer.body.errors.map((e: { code: string }) => e.code).sort()).toEqual(['404-1', '404-2', '404-3']);
     const skuError = answer.body.errors.find((e: { code: string }) => e.code === '404-1');
@@ -102,17 +132,26 @@ describe('POST /v3/orders', () => {
   });
 
   it('reports every validation problem of one request together, with pointers', async () => {
-    const answer = await post(orderDocument({
-      externalOrderNumber: 'X'.repeat(51),
-      attributes: { locale: 'nl', email: 'not-an-email', metadata: { extra6: 'no' } },
-      items: [{ sku: 'MUG', quantity: 1, price: 1.234, vat: 1, metadata: { extra1: 'no' } }],
-    }));
+    const answer = await post(
+      orderDocument({
+        externalOrderNumber: 'X'.repeat(51),
+        attributes: { locale: 'nl', email: 'not-an-email', metadata: { extra6: 'no' } },
+        items: [{ sku: 'MUG', quantity: 1, price: 1.234, vat: 1, metadata: { extra1: 'no' } }],
+      }),
+    );
     expect(answer.status).toBe(400);
     const pointers = answer.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer);
-    expect(pointers).toEqual(expect.arrayContaining([
-      '/data/attributes/externalOrderNumber', '/data/attributes/locale', '/data/attributes/email', '/data/attributes/metadata/extra6',
-      '/included/1/attributes/price', '/included/1/attributes/vat', '/included/1/attributes/metadata/extra1',
-    ]));
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/data/attributes/externalOrderNumber',
+        '/data/attributes/locale',
+        '/data/attributes/email',
+        '/data/attributes/metadata/extra6',
+        '/included/1/attributes/price',
+        '/included/1/attributes/vat',
+        '/included/1/attributes/metadata/extra1',
+      ]),
+    );
     expect(answer.body.errors.every((e: { code: string }) => e.code === '400')).toBe(true);
   });
 
@@ -125,11 +164,29 @@ describe('POST /v3/orders', () => {
     const answer = await post(doc);
     expect(answer.status).toBe(400);
     const pointers = answer.body.errors.map((e: any) => e.source.pointer);
-    expect(pointers).toEqual(expect.arrayContaining(['/data/attributes/externalOrderNumber', '/data/attributes/locale', '/data/relationships/orderType', '/data/relationships/deliveryAddress']));
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/data/attributes/externalOrderNumber',
+        '/data/attributes/locale',
+        '/data/relationships/orderType',
+        '/data/relationships/deliveryAddress',
+      ]),
+    );
   });
 
   it('vat takes at most 3 decimals and stays below 1; price takes 2 decimals', async () => {
-    expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, price: 9.95, vat: 0.125 }, { sku: 'MUG', quantity: 1, price: 0.07, vat: 0.21 }] }))).status).toBe(201);
+    expect(
+      (
+        await post(
+          orderDocument({
+            items: [
+              { sku: 'MUG', quantity: 1, price: 9.95, vat: 0.125 },
+              { sku: 'MUG', quantity: 1, price: 0.07, vat: 0.21 },
+            ],
+          }),
+        )
+      ).status,
+    ).toBe(201);
     expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, vat: 0.1255 }] }))).status).toBe(400);
     expect((await post(orderDocument({ items: [{ sku: 'MUG', quantity: 1, vat: -0.1 }] }))).status).toBe(400);
   });
@@ -152,14 +209,24 @@ describe('POST /v3/orders', () => {
 
   it('writes nothing when a request is rejected', async () => {
     const externalOrderNumber = uniqueNumber();
-    await post(orderDocument({ externalOrderNumber, items: [{ sku: 'MUG', quantity: 1 }, { sku: 'NOPE', quantity: 1 }] }));
+    await post(
+      orderDocument({
+        externalOrderNumber,
+        items: [
+          { sku: 'MUG', quantity: 1 },
+          { sku: 'NOPE', quantity: 1 },
+        ],
+      }),
+    );
     const rows = await sb.database.db.select().from(schema.orders).where(eq(schema.orders.externalOrderNumber, externalOrderNumber));
     expect(rows).toEqual([]);
   });
 
   it('creates exactly one order from 20 simultaneous requests with the same externalOrderNumber; the rest get 409-1', async () => {
     const externalOrderNumber = uniqueNumber('RACE');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(orderDocument({ externalOrderNumber, items: [{ sku: 'MUG', quantity: 1 }] }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post(orderDocument({ externalOrderNumber, items: [{ sku: 'MUG', quantity: 1 }] }))),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     const conflicts = answers.filter((a) => a.status === 409);
     expect(conflicts).toHaveLength(19);
@@ -174,7 +241,9 @@ describe('POST /v3/orders', () => {
 describe('GET /v3/orders/{id} and include', () => {
   let orderId: number;
   beforeAll(async () => {
-    orderId = (await post(orderDocument({ items: [{ sku: 'SHIRT-L', quantity: 3 }], pickUpPoint: { identifier: 'P1', countryCode: 'NL' } }))).body.data.id;
+    orderId = (
+      await post(orderDocument({ items: [{ sku: 'SHIRT-L', quantity: 3 }], pickUpPoint: { identifier: 'P1', countryCode: 'NL' } }))
+    ).body.data.id;
   });
 
   it('returns the order without included resources unless asked', async () => {
@@ -185,7 +254,9 @@ describe('GET /v3/orders/{id} and include', () => {
   });
 
   it('includes exactly the asked related resources, each once', async () => {
-    const answer = await sb.call('GET', `/v3/orders/${orderId}?include=orderItems,deliveryAddress,billingAddress,pickUpPoint`, { token: client.token });
+    const answer = await sb.call('GET', `/v3/orders/${orderId}?include=orderItems,deliveryAddress,billingAddress,pickUpPoint`, {
+      token: client.token,
+    });
     const keys = answer.body.included.map((r: any) => `${r.type}:${r.id}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(answer.body.included.map((r: any) => r.type).sort()).toEqual(['address', 'orderItem', 'pickUpPoint']);
@@ -217,7 +288,14 @@ describe('GET /v3/orders: pagination and filters', () => {
     for (let i = 0; i < 5; i++) {
       const externalOrderNumber = uniqueNumber('PAGE');
       numbers.push(externalOrderNumber);
-      await post(documentFor(lister, { externalOrderNumber, attributes: { reference: i % 2 ? 'odd' : 'even', orderedOn: `2026-0${i + 1}-15` }, items: [{ sku: 'MUG', quantity: 1 }] }), lister.token);
+      await post(
+        documentFor(lister, {
+          externalOrderNumber,
+          attributes: { reference: i % 2 ? 'odd' : 'even', orderedOn: `2026-0${i + 1}-15` },
+          items: [{ sku: 'MUG', quantity: 1 }],
+        }),
+        lister.token,
+      );
     }
   });
 
@@ -249,7 +327,7 @@ describe('GET /v3/orders: pagination and filters', () => {
   it('caps page[size] at 100 and rejects sizes below 1 and negative cursors', async () => {
     const big = await sb.call('GET', '/v3/orders?page[size]=500', { token: lister.token });
     expect(big.status).toBe(200);
-    expect(big.body.links.first).toContain(encodeURIComponent('page[size]') + '=100');
+    expect(big.body.links.first).toContain(`${encodeURIComponent('page[size]')}=100`);
     for (const query of ['page[size]=0', 'page[cursor]=-1', 'page[size]=abc']) {
       const answer = await sb.call('GET', `/v3/orders?${query}`, { token: lister.token });
       expect(answer.status, query).toBe(400);
@@ -258,7 +336,9 @@ describe('GET /v3/orders: pagination and filters', () => {
   });
 
   it('filters by externalOrderNumber[in] and reference[in], comma-separated and unique', async () => {
-    const two = await sb.call('GET', `/v3/orders?filter[externalOrderNumber][in]=${encodeURIComponent(`${numbers[0]},${numbers[3]}`)}`, { token: lister.token });
+    const two = await sb.call('GET', `/v3/orders?filter[externalOrderNumber][in]=${encodeURIComponent(`${numbers[0]},${numbers[3]}`)}`, {
+      token: lister.token,
+    });
     expect(two.body.data.map((o: any) => o.attributes.externalOrderNumber)).toEqual([numbers[0], numbers[3]]);
     const odd = await sb.call('GET', '/v3/orders?filter[reference][in]=odd', { token: lister.token });
     expect(odd.body.data).toHaveLength(2);

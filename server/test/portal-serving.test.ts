@@ -37,14 +37,19 @@ afterAll(async () => {
 const get = (url: string) => app.inject({ method: 'GET', url });
 
 describe('serving the portal', () => {
-  it.each([['/', 'home'], ['/docs', 'documentation'], ['/docs/', 'documentation'], ['/docs/get-started/', 'get started'], ['/docs/get-started', 'get started'], ['/docs/tags/pagination', 'tag pagination']])(
-    '%s answers 200 with its page, without redirects', async (url, text) => {
-      const answer = await get(url);
-      expect(answer.statusCode).toBe(200);
-      expect(answer.headers['content-type']).toMatch(/^text\/html/);
-      expect(answer.body).toContain(text);
-    },
-  );
+  it.each([
+    ['/', 'home'],
+    ['/docs', 'documentation'],
+    ['/docs/', 'documentation'],
+    ['/docs/get-started/', 'get started'],
+    ['/docs/get-started', 'get started'],
+    ['/docs/tags/pagination', 'tag pagination'],
+  ])('%s answers 200 with its page, without redirects', async (url, text) => {
+    const answer = await get(url);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.body).toContain(text);
+  });
 
   it('serves assets with their type', async () => {
     const answer = await get('/assets/main.js');
@@ -52,13 +57,13 @@ describe('serving the portal', () => {
     expect(answer.headers['content-type']).toMatch(/javascript/);
   });
 
-  it('an unknown page is the portal\'s 404 page with status 404', async () => {
+  it("an unknown page is the portal's 404 page with status 404", async () => {
     const answer = await get('/no/such/page');
     expect(answer.statusCode).toBe(404);
     expect(answer.body).toContain('Page Not Found');
   });
 
-  it('an unknown API path answers in the API\'s error format', async () => {
+  it("an unknown API path answers in the API's error format", async () => {
     const v3 = await get('/v3/nothing');
     expect(v3.statusCode).toBe(404);
     expect(JSON.parse(v3.body).errors[0].code).toBe('404');

@@ -12,11 +12,17 @@ let client: TestClient;
 let productId: number;
 
 // The smallest real files of a few accepted types.
-const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4460000000049454e44ae426082', 'hex');
+const png = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4460000000049454e44ae426082',
+  'hex',
+);
 const gif = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex');
 const jpeg = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64), Buffer.from('ffd9', 'hex')]);
 const webp = Buffer.from('524946461a000000574542505650384c0d0000002f0000001007101111888808', 'hex');
-const bmp = Buffer.concat([Buffer.from('424d3a000000000000003600000028000000010000000100000001001800000000000400000000000000000000000000000000000000', 'hex'), Buffer.from('ffffff00', 'hex')]);
+const bmp = Buffer.concat([
+  Buffer.from('424d3a000000000000003600000028000000010000000100000001001800000000000400000000000000000000000000000000000000', 'hex'),
+  Buffer.from('ffffff00', 'hex'),
+]);
 const psd = Buffer.concat([Buffer.from('38425053000100000000000000030000000100000001000800030000000000000000', 'hex'), Buffer.alloc(32)]);
 
 beforeAll(async () => {
@@ -45,8 +51,13 @@ describe('POST /v3/products/{id}/image', () => {
 
   it('accepts jpeg, gif, bmp, webp and Photoshop files by their bytes', async () => {
     for (const [file, contentType, detected] of [
-      [jpeg, 'image/jpeg', 'image/jpeg'], [jpeg, 'image/pjpeg', 'image/jpeg'], [gif, 'image/gif', 'image/gif'], [bmp, 'image/bmp', 'image/bmp'],
-      [webp, 'image/webp', 'image/webp'], [psd, 'image/x-photoshop', 'image/vnd.adobe.photoshop'], [png, 'image/x-png', 'image/png'],
+      [jpeg, 'image/jpeg', 'image/jpeg'],
+      [jpeg, 'image/pjpeg', 'image/jpeg'],
+      [gif, 'image/gif', 'image/gif'],
+      [bmp, 'image/bmp', 'image/bmp'],
+      [webp, 'image/webp', 'image/webp'],
+      [psd, 'image/x-photoshop', 'image/vnd.adobe.photoshop'],
+      [png, 'image/x-png', 'image/png'],
     ] as const) {
       const answer = await upload(file, contentType);
       expect(answer.status, contentType).toBe(200);
@@ -83,7 +94,11 @@ describe('POST /v3/products/{id}/image', () => {
   it('rejects types outside the list (a PDF, a TIFF) and an empty body with 400-8', async () => {
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
     const tiff = Buffer.concat([Buffer.from('49492a00080000000000', 'hex'), Buffer.alloc(32)]);
-    for (const [file, type] of [[pdf, 'image/png'], [tiff, 'image/tiff'], [Buffer.alloc(0), 'image/png']] as const) {
+    for (const [file, type] of [
+      [pdf, 'image/png'],
+      [tiff, 'image/tiff'],
+      [Buffer.alloc(0), 'image/png'],
+    ] as const) {
       const answer = await upload(file, type);
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0].code).toBe('400-8');
@@ -103,7 +118,7 @@ describe('POST /v3/products/{id}/image', () => {
     expect((await upload(png, 'text/plain')).status).toBe(415);
   });
 
-  it('answers 404 for an unknown product and for another client\'s product', async () => {
+  it("answers 404 for an unknown product and for another client's product", async () => {
     expect((await upload(png, 'image/png', 999999)).status).toBe(404);
     const other = await sb.newClient();
     const [theirs] = await createProducts(sb, other.token, [uniqueNumber('IMG')]);

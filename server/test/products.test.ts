@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const productDoc = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
-  data: { type: 'product', attributes: { sku: uniqueNumber('SKU'), name: 'A product', ...attributes }, ...(relationships ? { relationships } : {}) },
+  data: {
+    type: 'product',
+    attributes: { sku: uniqueNumber('SKU'), name: 'A product', ...attributes },
+    ...(relationships ? { relationships } : {}),
+  },
 });
 const post = (attributes: Record<string, unknown> = {}, relationships?: Record<string, unknown>, token = client.token) =>
   sb.call('POST', '/v3/products', { token, body: productDoc(attributes, relationships) });
@@ -24,16 +28,29 @@ const put = (id: number, attributes: Record<string, unknown>, token = client.tok
   sb.call('PUT', `/v3/products/${id}`, { token, body: { data: { type: 'product', id, attributes } } });
 const codes = (answer: { body: { errors: { code: string }[] } }) => answer.body.errors.map((e) => e.code);
 const pointers = (answer: { body: { errors: { source?: { pointer?: string } }[] } }) => answer.body.errors.map((e) => e.source?.pointer);
-const parts = (...list: [number, number][]) => ({ parts: { data: list.map(([id, quantity]) => ({ type: 'product', id, meta: { quantity } })) } });
+const parts = (...list: [number, number][]) => ({
+  parts: { data: list.map(([id, quantity]) => ({ type: 'product', id, meta: { quantity } })) },
+});
 
 /** Puts units of the product on a location, as a receipt would. */
 async function putStock(productId: number, sku: string, quantity: number) {
   const db = sb.database.db;
-  const [location] = await db.insert(schema.stockLocations).values({ clientId: client.id, warehouseCode: 'NR', locationType: 'PICKABLE', locationCode: uniqueNumber('LOC') }).returning();
+  const [location] = await db
+    .insert(schema.stockLocations)
+    .values({ clientId: client.id, warehouseCode: 'NR', locationType: 'PICKABLE', locationCode: uniqueNumber('LOC') })
+    .returning();
   const now = new Date();
   await db.insert(schema.stock).values({
-    clientId: client.id, productId, sku, stockLocationId: location.id, warehouseCode: 'NR', locationType: 'PICKABLE', locationCode: location.locationCode,
-    quantity, modifiedOn: now, receivedOn: now,
+    clientId: client.id,
+    productId,
+    sku,
+    stockLocationId: location.id,
+    warehouseCode: 'NR',
+    locationType: 'PICKABLE',
+    locationCode: location.locationCode,
+    quantity,
+    modifiedOn: now,
+    receivedOn: now,
   });
 }
 
@@ -41,25 +58,55 @@ describe('POST /v3/products', () => {
   it('creates a product with every writable attribute and answers 201 with defaults for the rest', async () => {
     const sku = uniqueNumber('SKU');
     const answer = await post({
-      sku, name: 'T-shirt, size M', description: 'Organic cotton', barcode: uniqueNumber('871'), status: 'DISCONTINUED', stockLevelType: 'ECONOMIC',
-      hasLotNumber: true, hasSerialNumber: true, countryOfOrigin: 'PT', hsCodes: [{ country: 'XX', hsCode: '610910' }],
-      purchasePrice: [{ currency: 'EUR', amount: 4.5 }], metadata: { extra1: 'one', extra5: 'five' },
+      sku,
+      name: 'T-shirt, size M',
+      description: 'Organic cotton',
+      barcode: uniqueNumber('871'),
+      status: 'DISCONTINUED',
+      stockLevelType: 'ECONOMIC',
+      hasLotNumber: true,
+      hasSerialNumber: true,
+      countryOfOrigin: 'PT',
+      hsCodes: [{ country: 'XX', hsCode: '610910' }],
+      purchasePrice: [{ currency: 'EUR', amount: 4.5 }],
+      metadata: { extra1: 'one', extra5: 'five' },
     });
     expect(answer.status).toBe(201);
     expect(answer.body.data).toMatchObject({
       type: 'product',
       attributes: {
-        sku, name: 'T-shirt, size M', description: 'Organic cotton', hasBarcode: true, type: 'DEFAULT', status: 'DISCONTINUED', stockLevelType: 'ECONOMIC',
-        hasLotNumber: true, hasSerialNumber: true, hasExpirationDate: false, expirationDate: null, countryOfOrigin: 'PT',
-        hsCodes: [{ country: 'XX', hsCode: '610910' }], purchasePrice: [{ currency: 'EUR', amount: 4.5 }],
+        sku,
+        name: 'T-shirt, size M',
+        description: 'Organic cotton',
+        hasBarcode: true,
+        type: 'DEFAULT',
+        status: 'DISCONTINUED',
+        stockLevelType: 'ECONOMIC',
+        hasLotNumber: true,
+        hasSerialNumber: true,
+        hasExpirationDate: false,
+        expirationDate: null,
+        countryOfOrigin: 'PT',
+        hsCodes: [{ country: 'XX', hsCode: '610910' }],
+        purchasePrice: [{ currency: 'EUR', amount: 4.5 }],
         metadata: { extra1: 'one', extra2: null, extra3: null, extra4: null, extra5: 'five' },
-        weight: null, length: null, width: null, height: null,
+        weight: null,
+        length: null,
+        width: null,
+        height: null,
       },
       relationships: { stockLevels: { data: { type: 'stockLevel', id: answer.body.data.id } }, parts: { data: [] } },
       links: { self: `http://sandbox.test/v3/products/${answer.body.data.id}` },
     });
     const minimal = await post();
-    expect(minimal.body.data.attributes).toMatchObject({ hasBarcode: false, status: 'AVAILABLE', stockLevelType: 'AVAILABLE', hasLotNumber: false, hsCodes: [], purchasePrice: [] });
+    expect(minimal.body.data.attributes).toMatchObject({
+      hasBarcode: false,
+      status: 'AVAILABLE',
+      stockLevelType: 'AVAILABLE',
+      hasLotNumber: false,
+      hsCodes: [],
+      purchasePrice: [],
+    });
   });
 
   it('rejects a second product with the same sku with 409', async () => {
@@ -105,14 +152,23 @@ describe('POST /v3/products', () => {
 
   it('checks name, description, metadata, sku and barcode lengths', async () => {
     const answer = await post({
-      sku: 'X', name: '', description: 'd'.repeat(limits.productDescriptionMax + 1), barcode: ' 123',
+      sku: 'X',
+      name: '',
+      description: 'd'.repeat(limits.productDescriptionMax + 1),
+      barcode: ' 123',
       metadata: { extra1: 'm'.repeat(limits.metadataExtraMax + 1), extra6: 'no' },
     });
     expect(answer.status).toBe(400);
-    expect(pointers(answer)).toEqual(expect.arrayContaining([
-      '/data/attributes/sku', '/data/attributes/name', '/data/attributes/description', '/data/attributes/barcode',
-      '/data/attributes/metadata/extra1', '/data/attributes/metadata/extra6',
-    ]));
+    expect(pointers(answer)).toEqual(
+      expect.arrayContaining([
+        '/data/attributes/sku',
+        '/data/attributes/name',
+        '/data/attributes/description',
+        '/data/attributes/barcode',
+        '/data/attributes/metadata/extra1',
+        '/data/attributes/metadata/extra6',
+      ]),
+    );
     expect((await post({ name: 'n'.repeat(limits.productNameMax) })).status).toBe(201);
     expect((await post({ name: 'n'.repeat(limits.productNameMax + 1) })).status).toBe(400);
   });
@@ -139,24 +195,64 @@ describe('hsCodes', () => {
   });
 
   it('copies the missing XX entry from EU, else NL, else the first entry', async () => {
-    const fromEu = await post({ hsCodes: [{ country: 'US', hsCode: '111111' }, { country: 'NL', hsCode: '222222' }, { country: 'EU', hsCode: '333333' }] });
+    const fromEu = await post({
+      hsCodes: [
+        { country: 'US', hsCode: '111111' },
+        { country: 'NL', hsCode: '222222' },
+        { country: 'EU', hsCode: '333333' },
+      ],
+    });
     expect(fromEu.body.data.attributes.hsCodes).toContainEqual({ country: 'XX', hsCode: '333333' });
-    const fromNl = await post({ hsCodes: [{ country: 'US', hsCode: '111111' }, { country: 'NL', hsCode: '222222' }] });
+    const fromNl = await post({
+      hsCodes: [
+        { country: 'US', hsCode: '111111' },
+        { country: 'NL', hsCode: '222222' },
+      ],
+    });
     expect(fromNl.body.data.attributes.hsCodes).toContainEqual({ country: 'XX', hsCode: '222222' });
-    const fromFirst = await post({ hsCodes: [{ country: 'US', hsCode: '111111' }, { country: 'GB', hsCode: '444444' }] });
-    expect(fromFirst.body.data.attributes.hsCodes).toEqual([{ country: 'US', hsCode: '111111' }, { country: 'GB', hsCode: '444444' }, { country: 'XX', hsCode: '111111' }]);
+    const fromFirst = await post({
+      hsCodes: [
+        { country: 'US', hsCode: '111111' },
+        { country: 'GB', hsCode: '444444' },
+      ],
+    });
+    expect(fromFirst.body.data.attributes.hsCodes).toEqual([
+      { country: 'US', hsCode: '111111' },
+      { country: 'GB', hsCode: '444444' },
+      { country: 'XX', hsCode: '111111' },
+    ]);
   });
 
   it('needs at least one entry when sent, and each country once', async () => {
     expect((await post({ hsCodes: [] })).status).toBe(400);
-    expect((await post({ hsCodes: [{ country: 'NL', hsCode: '111111' }, { country: 'NL', hsCode: '222222' }] })).status).toBe(400);
+    expect(
+      (
+        await post({
+          hsCodes: [
+            { country: 'NL', hsCode: '111111' },
+            { country: 'NL', hsCode: '222222' },
+          ],
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
 describe('purchasePrice', () => {
   it('takes at most one entry, in EUR only; the currency defaults to EUR', async () => {
-    expect((await post({ purchasePrice: [{ amount: 3.25 }] })).body.data.attributes.purchasePrice).toEqual([{ currency: 'EUR', amount: 3.25 }]);
-    expect((await post({ purchasePrice: [{ currency: 'EUR', amount: 1 }, { currency: 'EUR', amount: 2 }] })).status).toBe(400);
+    expect((await post({ purchasePrice: [{ amount: 3.25 }] })).body.data.attributes.purchasePrice).toEqual([
+      { currency: 'EUR', amount: 3.25 },
+    ]);
+    expect(
+      (
+        await post({
+          purchasePrice: [
+            { currency: 'EUR', amount: 1 },
+            { currency: 'EUR', amount: 2 },
+          ],
+        })
+      ).status,
+    ).toBe(400);
     const usd = await post({ purchasePrice: [{ currency: 'USD', amount: 1 }] });
     expect(usd.status).toBe(400);
     expect(pointers(usd)).toEqual(['/data/attributes/purchasePrice/0/currency']);
@@ -175,7 +271,11 @@ describe('perishable products', () => {
   it('refuses a perishable product without SCAN_AT_INBOUND, without a positive margin, or with a warning below the margin', async () => {
     const answer = await post({ hasExpirationDate: true });
     expect(answer.status).toBe(400);
-    expect(pointers(answer).sort()).toEqual(['/data/attributes/expirationDate', '/data/attributes/expirationDateMargin', '/data/attributes/expirationDateWarning']);
+    expect(pointers(answer).sort()).toEqual([
+      '/data/attributes/expirationDate',
+      '/data/attributes/expirationDateMargin',
+      '/data/attributes/expirationDateWarning',
+    ]);
     expect((await post({ ...perishable, expirationDateMargin: 0 })).status).toBe(400);
     const low = await post({ ...perishable, expirationDateWarning: 29 });
     expect(low.status).toBe(400);
@@ -195,7 +295,10 @@ describe('bundles and composites', () => {
     const b = (await post({ type: 'PART' })).body.data.id;
     const bundle = await post({ type: 'BUNDLE' }, parts([a, 2], [b, 1]));
     expect(bundle.status).toBe(201);
-    expect(bundle.body.data.relationships.parts.data).toEqual([{ type: 'product', id: a, meta: { quantity: 2 } }, { type: 'product', id: b, meta: { quantity: 1 } }]);
+    expect(bundle.body.data.relationships.parts.data).toEqual([
+      { type: 'product', id: a, meta: { quantity: 2 } },
+      { type: 'product', id: b, meta: { quantity: 1 } },
+    ]);
     const read = await sb.call('GET', `/v3/products/${bundle.body.data.id}`, { token: client.token });
     expect(read.body.data.relationships.parts).toEqual(bundle.body.data.relationships.parts);
     const composite = await post({ type: 'COMPOSITE' }, parts([a, 3]));
@@ -220,7 +323,7 @@ describe('bundles and composites', () => {
     expect((await post({ type: 'BUNDLE' }, parts([bundle, 1]))).status).toBe(400);
   });
 
-  it('refuses another client\'s product as a part', async () => {
+  it("refuses another client's product as a part", async () => {
     const other = await sb.newClient();
     const theirs = (await post({}, undefined, other.token)).body.data.id;
     expect((await post({ type: 'BUNDLE' }, parts([theirs, 1]))).status).toBe(400);
@@ -237,7 +340,10 @@ describe('weight and dimensions', () => {
 
   it('accepts the measured values on update but answers 409 to different ones', async () => {
     const id = (await post()).body.data.id;
-    await sb.database.db.update(schema.products).set({ weight: 250, length: 300, width: 200, height: 20 }).where(eq(schema.products.id, id));
+    await sb.database.db
+      .update(schema.products)
+      .set({ weight: 250, length: 300, width: 200, height: 20 })
+      .where(eq(schema.products.id, id));
     const same = await put(id, { name: 'Renamed', weight: 250, length: 300, width: 200, height: 20 });
     expect(same.status).toBe(200);
     expect(same.body.data.attributes).toMatchObject({ name: 'Renamed', weight: 250, length: 300 });
@@ -254,8 +360,16 @@ describe('PUT /v3/products/{id}', () => {
     const answer = await put(id, { name: 'New name', status: 'END_OF_LIFE', hsCodes: [{ country: 'NL', hsCode: '1234 5678' }] });
     expect(answer.status).toBe(200);
     expect(answer.body.data.attributes).toMatchObject({
-      sku: created.body.data.attributes.sku, name: 'New name', status: 'END_OF_LIFE', description: 'kept', hasLotNumber: true,
-      metadata: { extra2: 'kept' }, hsCodes: [{ country: 'NL', hsCode: '12345678' }, { country: 'XX', hsCode: '12345678' }],
+      sku: created.body.data.attributes.sku,
+      name: 'New name',
+      status: 'END_OF_LIFE',
+      description: 'kept',
+      hasLotNumber: true,
+      metadata: { extra2: 'kept' },
+      hsCodes: [
+        { country: 'NL', hsCode: '12345678' },
+        { country: 'XX', hsCode: '12345678' },
+      ],
     });
   });
 
@@ -288,7 +402,10 @@ describe('PUT /v3/products/{id}', () => {
   it('checks the perishable rules on the product after the update', async () => {
     const id = (await post()).body.data.id;
     expect((await put(id, { hasExpirationDate: true })).status).toBe(400);
-    expect((await put(id, { hasExpirationDate: true, expirationDate: 'SCAN_AT_INBOUND', expirationDateMargin: 5, expirationDateWarning: 10 })).status).toBe(200);
+    expect(
+      (await put(id, { hasExpirationDate: true, expirationDate: 'SCAN_AT_INBOUND', expirationDateMargin: 5, expirationDateWarning: 10 }))
+        .status,
+    ).toBe(200);
     expect((await put(id, { expirationDateWarning: 4 })).status).toBe(400);
   });
 
@@ -317,13 +434,20 @@ describe('GET /v3/products', () => {
 });
 
 describe('tenancy', () => {
-  it('another client\'s product is a 404 on read, update and image, and stays unchanged', async () => {
+  it("another client's product is a 404 on read, update and image, and stays unchanged", async () => {
     const other = await sb.newClient();
     const created = (await post({ name: 'Mine' })).body.data;
     expect((await sb.call('GET', `/v3/products/${created.id}`, { token: other.token })).status).toBe(404);
     expect((await put(created.id, { name: 'Theirs' }, other.token)).status).toBe(404);
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4460000000049454e44ae426082', 'hex');
-    const image = await sb.call('POST', `/v3/products/${created.id}/image`, { token: other.token, payload: png, headers: { 'content-type': 'image/png' } });
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4460000000049454e44ae426082',
+      'hex',
+    );
+    const image = await sb.call('POST', `/v3/products/${created.id}/image`, {
+      token: other.token,
+      payload: png,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(image.status).toBe(404);
     expect((await sb.call('GET', '/v3/products', { token: other.token })).body.data).toEqual([]);
     const [row] = await sb.database.db.select().from(schema.products).where(eq(schema.products.id, created.id));

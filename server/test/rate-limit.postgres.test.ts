@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 async function get(server: ServerProcess, path = '/v3/products') {
-  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' } });
+  const response = await fetch(`${server.url}${path}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' },
+  });
   const body = await response.json();
   checkAgainstOpenApi('GET', path, response.status, response.headers.get('content-type') ?? '', body);
   return { status: response.status, headers: Object.fromEntries(response.headers), body };

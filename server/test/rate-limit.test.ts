@@ -7,10 +7,12 @@ import { expectLimitHeaders } from './support/rate-limit.ts';
 
 describe('one server process', () => {
   let sb: TestSandbox;
-  beforeAll(async () => { sb = await startSandbox({ rateLimitPerHour: 5 }); });
+  beforeAll(async () => {
+    sb = await startSandbox({ rateLimitPerHour: 5 });
+  });
   afterAll(() => sb.close());
 
-  it('counts each client\'s requests to the products endpoints and refuses the one after the limit with 429 and the rate-limit headers', async () => {
+  it("counts each client's requests to the products endpoints and refuses the one after the limit with 429 and the rate-limit headers", async () => {
     const client = await sb.newClient();
     for (let i = 1; i <= 5; i++) {
       const answer = await sb.call('GET', '/v3/products', { token: client.token });
@@ -22,7 +24,10 @@ describe('one server process', () => {
     expect(refused.body.errors).toEqual([expect.objectContaining({ code: '429', status: '429', title: 'Too Many Requests' })]);
     expectLimitHeaders(refused.headers, 5, 0);
     expect(Number(refused.headers['retry-after'])).toBe(Number(refused.headers['x-ratelimit-reset']));
-    const post = await sb.call('POST', '/v3/products', { token: client.token, body: { data: { type: 'product', attributes: { sku: 'LIMITED', name: 'x' } } } });
+    const post = await sb.call('POST', '/v3/products', {
+      token: client.token,
+      body: { data: { type: 'product', attributes: { sku: 'LIMITED', name: 'x' } } },
+    });
     expect(post.status).toBe(429);
   });
 
@@ -46,7 +51,9 @@ describe('one server process', () => {
 
 describe('the default limit', () => {
   let sb: TestSandbox;
-  beforeAll(async () => { sb = await startSandbox(); });
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
   afterAll(() => sb.close());
 
   it(`is ${limits.rateLimitPerHour} requests per hour: the ${limits.rateLimitPerHour + 1}st is refused`, async () => {
@@ -60,4 +67,3 @@ describe('the default limit', () => {
     expectLimitHeaders(refused.headers, limits.rateLimitPerHour, 0);
   });
 });
-

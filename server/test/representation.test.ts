@@ -10,7 +10,11 @@ import { createProducts, orderDocument } from './support/fixtures.ts';
 let sb: TestSandbox;
 let world: World;
 
-interface ResourceObject { type: string; id: number; links?: { self?: string } }
+interface ResourceObject {
+  type: string;
+  id: number;
+  links?: { self?: string };
+}
 type Context = 'single' | 'list' | 'include';
 /** Per resource (type:id): the bytes seen, with where they were seen. */
 const seen = new Map<string, { bytes: string; where: string; context: Context }[]>();
@@ -28,15 +32,20 @@ function record(answer: Answer, where: string) {
   const included: ResourceObject[] = answer.body.included ?? [];
   for (const [resource, as] of [...data.map((r) => [r, context] as const), ...included.map((r) => [r, 'include'] as const)]) {
     const bytes = JSON.stringify(resource);
-    expect(answer.raw.includes(bytes), `${where}: ${resource.type} ${resource.id} is not written compactly in the contract's order:\n${bytes}\nin\n${answer.raw.slice(0, 2000)}`).toBe(true);
+    expect(
+      answer.raw.includes(bytes),
+      `${where}: ${resource.type} ${resource.id} is not written compactly in the contract's order:\n${bytes}\nin\n${answer.raw.slice(0, 2000)}`,
+    ).toBe(true);
     const key = `${resource.type}:${resource.id}`;
     seen.set(key, [...(seen.get(key) ?? []), { bytes, where, context: as }]);
   }
 }
 
-const v3Reads = operations.filter((op) => op.method === 'GET' && op.auth && (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/')));
+const v3Reads = operations.filter(
+  (op) => op.method === 'GET' && op.auth && (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/')),
+);
 /** The operation's include paths, from the contract (IncludeQuery's example lists them all). */
-const includesOf = (op: Operation) => ((op.query?.properties.include as { examples?: string[] } | undefined)?.examples ?? []);
+const includesOf = (op: Operation) => (op.query?.properties.include as { examples?: string[] } | undefined)?.examples ?? [];
 
 beforeAll(async () => {
   sb = await startSandbox({ rateLimitPerHour: 1_000_000_000 });
@@ -52,7 +61,10 @@ beforeAll(async () => {
       attributes: { reference: 'repr', metadata: { extra2: tricky, extra1: 'b' } },
       billing: { street1: 'Markt', city: 'Roosendaal', countryCode: 'NL', company: tricky },
       pickUpPoint: { identifier: 'PUP-1', name: tricky, countryCode: 'NL' },
-      items: [{ sku: 'REPR-1', quantity: 2, price: 12.5, vat: 0.09, metadata: { extra7: tricky, extra6: 'x' } }, { sku: 'REPR-1', quantity: 1, price: 10 }],
+      items: [
+        { sku: 'REPR-1', quantity: 2, price: 12.5, vat: 0.09, metadata: { extra7: tricky, extra6: 'x' } },
+        { sku: 'REPR-1', quantity: 1, price: 10 },
+      ],
     }),
   });
   expect(order.status).toBe(201);
@@ -68,7 +80,8 @@ describe('one resource, one representation', () => {
       if (!path) continue;
       const include = includesOf(op);
       record(await sb.call('GET', path, { token }), `GET ${path}`);
-      if (include.length) record(await sb.call('GET', `${path}?include=${include.join(',')}`, { token }), `GET ${path}?include=${include.join(',')}`);
+      if (include.length)
+        record(await sb.call('GET', `${path}?include=${include.join(',')}`, { token }), `GET ${path}?include=${include.join(',')}`);
     }
     // Every resource's self link, read alone (the resources the world has no id for, such as included ones, too).
     const unresolved: string[] = [];
@@ -88,11 +101,16 @@ describe('one resource, one representation', () => {
       expect(distinct, `${key} differs between ${copies.map((c) => c.where).join(', ')}`).toHaveLength(1);
     }
     // The comparison covered what it should: the order side in all three ways, and a shipment's jsonb attributes.
-    const contexts = (type: string) => new Set([...seen].filter(([key]) => key.startsWith(`${type}:`)).flatMap(([, copies]) => copies.map((c) => c.context)));
-    for (const type of ['orderItem', 'address', 'pickUpPoint', 'shipmentItem']) expect([...contexts(type)].sort(), type).toEqual(['include', 'single']);
-    for (const type of ['order', 'shipment', 'product', 'webhook', 'inbound']) expect([...contexts(type)].sort(), type).toEqual(['list', 'single']);
-    for (const type of ['inboundItem', 'inboundPackingSlipItem', 'stockLocation']) expect([...contexts(type)].sort(), type).toEqual(['include', 'single']);
-    for (const type of ['stockMutation', 'returnItem', 'webhookDelivery']) expect([...contexts(type)].sort(), type).toEqual(['list', 'single']);
+    const contexts = (type: string) =>
+      new Set([...seen].filter(([key]) => key.startsWith(`${type}:`)).flatMap(([, copies]) => copies.map((c) => c.context)));
+    for (const type of ['orderItem', 'address', 'pickUpPoint', 'shipmentItem'])
+      expect([...contexts(type)].sort(), type).toEqual(['include', 'single']);
+    for (const type of ['order', 'shipment', 'product', 'webhook', 'inbound'])
+      expect([...contexts(type)].sort(), type).toEqual(['list', 'single']);
+    for (const type of ['inboundItem', 'inboundPackingSlipItem', 'stockLocation'])
+      expect([...contexts(type)].sort(), type).toEqual(['include', 'single']);
+    for (const type of ['stockMutation', 'returnItem', 'webhookDelivery'])
+      expect([...contexts(type)].sort(), type).toEqual(['list', 'single']);
     const shipment = [...seen].find(([key, copies]) => key.startsWith('shipment:') && JSON.parse(copies[0].bytes).attributes.tracking);
     expect(shipment, 'a shipment with tracking').toBeDefined();
     expect(JSON.parse(shipment![1][0].bytes).attributes.colli.length).toBeGreaterThan(0);

@@ -24,7 +24,8 @@ const list = async (query = '', token = client.token) => {
   expect(answer.status).toBe(200);
   return answer.body;
 };
-const entry = async (requestId: string, token = client.token) => sb.call<{ data: Entry }>('GET', `/sandbox/requests/${requestId}`, { token });
+const entry = async (requestId: string, token = client.token) =>
+  sb.call<{ data: Entry }>('GET', `/sandbox/requests/${requestId}`, { token });
 const requestIdOf = (answer: { headers: Record<string, unknown> }) => String(answer.headers['request-id']);
 
 describe('Request-Id', () => {
@@ -41,7 +42,7 @@ describe('Request-Id', () => {
     expect(answers.map((a) => a.headers['x-request-id'])).toEqual(ids);
   });
 
-  it('is the server\'s own: a client cannot choose it', async () => {
+  it("is the server's own: a client cannot choose it", async () => {
     const answer = await sb.call('GET', '/v3/orders', { token: client.token, headers: { 'x-request-id': 'mine', 'request-id': 'mine' } });
     expect(requestIdOf(answer)).not.toBe('mine');
   });
@@ -54,19 +55,25 @@ describe('Request-Id', () => {
 });
 
 describe('GET /sandbox/requests', () => {
-  it('lists the client\'s calls newest first, with the token request that started them', async () => {
+  it("lists the client's calls newest first, with the token request that started them", async () => {
     const fresh = await sb.newClient();
     const orders = await sb.call('GET', '/v3/orders?page[size]=5', { token: fresh.token });
     const { data } = await list('', fresh.token);
     expect(data.map((e) => e.attributes.operationId)).toEqual(['listOrders', 'getSettings', 'requestToken']);
     expect(data[0]).toMatchObject({
-      type: 'sandboxRequest', id: requestIdOf(orders),
+      type: 'sandboxRequest',
+      id: requestIdOf(orders),
       attributes: { api: 'v3', method: 'GET', url: '/v3/orders?page[size]=5', status: 200, warnings: [] },
       links: { self: `http://sandbox.test/sandbox/requests/${requestIdOf(orders)}` },
     });
     expect(data[0].attributes.durationMs).toBeGreaterThan(0);
     expect(Date.parse(data[0].attributes.receivedAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(data[0].attributes.response).toEqual({ contentType: 'application/vnd.api+json', bytes: Buffer.byteLength(orders.raw), truncated: false, body: orders.raw });
+    expect(data[0].attributes.response).toEqual({
+      contentType: 'application/vnd.api+json',
+      bytes: Buffer.byteLength(orders.raw),
+      truncated: false,
+      body: orders.raw,
+    });
     expect(data[0].attributes.request).toEqual({ contentType: null, bytes: 0, truncated: false, body: null });
     // One representation: the entry alone is the entry in the page.
     expect((await entry(data[0].id, fresh.token)).body.data).toEqual(data[0]);
@@ -76,13 +83,19 @@ describe('GET /sandbox/requests', () => {
 
   it('keeps the bodies, as sent and as answered, with the password and the token redacted', async () => {
     const fresh = await sb.newClient();
-    const { data: [tokenEntry] } = await list('?filter[path]=/token', fresh.token);
+    const {
+      data: [tokenEntry],
+    } = await list('?filter[path]=/token', fresh.token);
     const { data } = await entry(tokenEntry.id, fresh.token).then((a) => a.body);
     expect(data.attributes.request.contentType).toBe('application/x-www-form-urlencoded');
     expect(data.attributes.request.body).toBe(`grant_type=password&username=${fresh.username}&password=[redacted]`);
     expect(data.attributes.request.body).not.toContain(fresh.password);
     expect(data.attributes.response.body).not.toContain(fresh.token);
-    expect(JSON.parse(data.attributes.response.body)).toMatchObject({ access_token: '[redacted]', token_type: 'bearer', userName: fresh.username });
+    expect(JSON.parse(data.attributes.response.body)).toMatchObject({
+      access_token: '[redacted]',
+      token_type: 'bearer',
+      userName: fresh.username,
+    });
   });
 
   it('keeps a v3 create with its document and answer, and never the Authorization header', async () => {
@@ -99,7 +112,15 @@ describe('GET /sandbox/requests', () => {
   });
 
   it('redacts the webhook secret from the create answer', async () => {
-    const created = await sb.call('POST', '/v3/webhooks', { token: client.token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'https://shop.example.com/hooks' } } } });
+    const created = await sb.call('POST', '/v3/webhooks', {
+      token: client.token,
+      body: {
+        data: {
+          type: 'webhook',
+          attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'https://shop.example.com/hooks' },
+        },
+      },
+    });
     expect(created.status).toBe(201);
     const secret = created.body.data.attributes.secret;
     const { data } = (await entry(requestIdOf(created))).body;
@@ -124,7 +145,11 @@ describe('GET /sandbox/requests', () => {
       const headerLines = ([] as string[]).concat(answer.headers['sandbox-warning'] as string | string[]);
       const { data } = (await entry(requestIdOf(answer))).body;
       expect(data.attributes.warnings.length).toBeGreaterThan(0);
-      expect(data.attributes.warnings.map((w: { kind: string; source?: string; detail: string }) => `${w.kind}${w.source ? ` ${w.source}` : ''}: ${w.detail}`)).toEqual(headerLines);
+      expect(
+        data.attributes.warnings.map(
+          (w: { kind: string; source?: string; detail: string }) => `${w.kind}${w.source ? ` ${w.source}` : ''}: ${w.detail}`,
+        ),
+      ).toEqual(headerLines);
     }
     const { data } = (await entry(requestIdOf(v2))).body;
     expect(data.attributes.warnings).toContainEqual(expect.objectContaining({ kind: 'ignored', source: '/Colour' }));
@@ -134,15 +159,25 @@ describe('GET /sandbox/requests', () => {
     const comment = 'x'.repeat(10_000);
     const answer = await sb.call('POST', '/order/add', { token: client.token, body: { externalOrderNumber: 'LONG', comment } });
     const { data } = (await entry(requestIdOf(answer))).body;
-    expect(data.attributes.request).toMatchObject({ truncated: true, bytes: Buffer.byteLength(JSON.stringify({ externalOrderNumber: 'LONG', comment })) });
+    expect(data.attributes.request).toMatchObject({
+      truncated: true,
+      bytes: Buffer.byteLength(JSON.stringify({ externalOrderNumber: 'LONG', comment })),
+    });
     expect(data.attributes.request.body).toHaveLength(4096);
   });
 
   it('describes an upload by type and size, without its bytes', async () => {
     const file = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 0x20), Buffer.from('\n%%EOF\n')]);
     const data = JSON.stringify({ data: { type: 'orderAttachment', attributes: { fileName: 'invoice.pdf' } } });
-    const { payload, contentType } = multipart([{ name: 'data', value: data }, { name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' }]);
-    const answer = await sb.call('POST', '/v3/orderAttachments', { token: client.token, payload, headers: { 'content-type': contentType } });
+    const { payload, contentType } = multipart([
+      { name: 'data', value: data },
+      { name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' },
+    ]);
+    const answer = await sb.call('POST', '/v3/orderAttachments', {
+      token: client.token,
+      payload,
+      headers: { 'content-type': contentType },
+    });
     const { data: logged } = (await entry(requestIdOf(answer))).body;
     expect(logged.attributes).toMatchObject({ operationId: 'createOrderAttachment', status: answer.status });
     expect(logged.attributes.request).toEqual({ contentType, body: null, bytes: payload.length, truncated: false });
@@ -155,7 +190,13 @@ describe('GET /sandbox/requests', () => {
     await sb.call('POST', '/sandbox/clock/advance', { token: fresh.token, body: { seconds: 60 } });
     const ops = async (query: string) => (await list(query, fresh.token)).data.map((e) => e.attributes.operationId);
     expect(await ops('?filter[status]=4xx')).toEqual(['getOrder']);
-    expect(await ops('?filter[status]=404,200')).toEqual(['sandboxAdvanceClock', 'listShipments', 'getOrder', 'getSettings', 'requestToken']);
+    expect(await ops('?filter[status]=404,200')).toEqual([
+      'sandboxAdvanceClock',
+      'listShipments',
+      'getOrder',
+      'getSettings',
+      'requestToken',
+    ]);
     expect(await ops('?filter[method]=post')).toEqual(['sandboxAdvanceClock', 'requestToken']);
     expect(await ops('?filter[path]=/v3/')).toEqual(['listShipments', 'getOrder']);
     expect(await ops('?filter[path]=/sandbox/')).toEqual(['sandboxAdvanceClock']);
@@ -172,13 +213,21 @@ describe('GET /sandbox/requests', () => {
   });
 
   it('answers bad filters with 400 naming them', async () => {
-    for (const query of ['filter[status]=600', 'filter[status]=4x', 'filter[method]=G%20T', 'filter[path]=v3', 'filter[requestId]=abc', 'filter[verb]=GET', 'page[cursor]=0']) {
+    for (const query of [
+      'filter[status]=600',
+      'filter[status]=4x',
+      'filter[method]=G%20T',
+      'filter[path]=v3',
+      'filter[requestId]=abc',
+      'filter[verb]=GET',
+      'page[cursor]=0',
+    ]) {
       const answer = await sb.call('GET', `/sandbox/requests?${query}`, { token: client.token });
       expect(answer.status, query).toBe(400);
     }
   });
 
-  it('shows a client only its own calls: another client\'s request id is 404', async () => {
+  it("shows a client only its own calls: another client's request id is 404", async () => {
     const mine = await sb.call('GET', '/v3/products', { token: client.token });
     expect((await entry(requestIdOf(mine), other.token)).status).toBe(404);
     expect((await list(`?filter[requestId]=${requestIdOf(mine)}`, other.token)).data).toEqual([]);
@@ -194,7 +243,7 @@ describe('GET /sandbox/requests', () => {
 });
 
 describe('retention', () => {
-  it('keeps each client\'s newest entries up to the configured count', async () => {
+  it("keeps each client's newest entries up to the configured count", async () => {
     const small = await startSandbox({ requestLogMaxPerClient: 5 });
     try {
       const fresh = await small.newClient();
@@ -231,11 +280,27 @@ describe('retention', () => {
 });
 
 describe('the writer', () => {
-  const entryOf = (n: number) => ({ clientId: 1, requestId: `r${n}`, receivedAt: new Date(), api: 'v3', method: 'GET', url: '/v3/orders', status: 200, durationMs: 1, warnings: [] });
+  const entryOf = (n: number) => ({
+    clientId: 1,
+    requestId: `r${n}`,
+    receivedAt: new Date(),
+    api: 'v3',
+    method: 'GET',
+    url: '/v3/orders',
+    status: 200,
+    durationMs: 1,
+    warnings: [],
+  });
 
   it('drops entries, never the call, when the database refuses them', async () => {
     const errors: unknown[] = [];
-    const failing = { insert: () => ({ values: async () => { throw new Error('disk full'); } }) } as unknown as Db;
+    const failing = {
+      insert: () => ({
+        values: async () => {
+          throw new Error('disk full');
+        },
+      }),
+    } as unknown as Db;
     const writer = new RequestLogWriter(failing, { maxPerClient: 10, maxAgeSeconds: 60, onError: (e) => errors.push(e) });
     writer.add(entryOf(1));
     writer.add(entryOf(2));
@@ -246,8 +311,13 @@ describe('the writer', () => {
 
   it('holds a bounded amount in memory while the database is slow', async () => {
     let release!: () => void;
-    const stalled = new Promise<void>((resolve) => { release = resolve; });
-    const slow = { insert: () => ({ values: () => stalled }), select: () => ({ from: () => ({ where: () => ({ orderBy: () => ({ offset: () => ({ limit: async () => [] }) }) }) }) }) } as unknown as Db;
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = {
+      insert: () => ({ values: () => stalled }),
+      select: () => ({ from: () => ({ where: () => ({ orderBy: () => ({ offset: () => ({ limit: async () => [] }) }) }) }) }),
+    } as unknown as Db;
     const writer = new RequestLogWriter(slow, { maxPerClient: 10, maxAgeSeconds: 60, pendingBytesMax: 100_000 });
     writer.add(entryOf(0));
     const first = writer.flush();

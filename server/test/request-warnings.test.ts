@@ -25,13 +25,21 @@ const warningsOf = (answer: Answer): string[] => ([] as string[]).concat(answer.
 const spelled = (style: BodyStyle, key: string) => (style === 'json camelCase' ? key : key.charAt(0).toUpperCase() + key.slice(1));
 
 /** A v2 order that leaves nothing to default and nothing to read leniently. */
-const completeV2Order = (overrides: Record<string, unknown> = {}) => v2Order({
-  orderTypeId: client.orderTypeIds[0], shippingMethodId: client.mainShippingMethodIds[0], currency: 'EUR', partialDelivery: false,
-  billingAddressLastName: 'Jansen', billingAddressStreet: 'Markt', billingAddressHouseNumber: 1, billingAddressPostalCode: '4701AA',
-  billingAddressCityName: 'Roosendaal', billingAddressCountryIso: 'NL',
-  orderItems: [{ sku: 'RW-MUG', quantity: 2, price: 7.5, vat: 21, name: 'Mug' }],
-  ...overrides,
-});
+const completeV2Order = (overrides: Record<string, unknown> = {}) =>
+  v2Order({
+    orderTypeId: client.orderTypeIds[0],
+    shippingMethodId: client.mainShippingMethodIds[0],
+    currency: 'EUR',
+    partialDelivery: false,
+    billingAddressLastName: 'Jansen',
+    billingAddressStreet: 'Markt',
+    billingAddressHouseNumber: 1,
+    billingAddressPostalCode: '4701AA',
+    billingAddressCityName: 'Roosendaal',
+    billingAddressCountryIso: 'NL',
+    orderItems: [{ sku: 'RW-MUG', quantity: 2, price: 7.5, vat: 21, name: 'Mug' }],
+    ...overrides,
+  });
 
 const addV2Order = async (order: Record<string, unknown>, style: BodyStyle = 'json camelCase') => {
   const answer = await sendV2(sb, 'POST', '/order/add', order, client.token, style);
@@ -62,7 +70,10 @@ describe('a request the sandbox read as sent carries no Sandbox-Warning header',
 
 describe('ignored: v2 stays lenient about unknown keys and parameters, and says which it did not read', () => {
   it.each(bodyStyles)('unknown body keys, on the order and on an item (%s)', async (style) => {
-    const order = completeV2Order({ bankAccount: 'NL91ABNA0417164300', orderItems: [{ sku: 'RW-MUG', quantity: 2, price: 7.5, vat: 21, name: 'Mug', colour: 'red' }] });
+    const order = completeV2Order({
+      bankAccount: 'NL91ABNA0417164300',
+      orderItems: [{ sku: 'RW-MUG', quantity: 2, price: 7.5, vat: 21, name: 'Mug', colour: 'red' }],
+    });
     expect(warningsOf(await addV2Order(order, style))).toEqual([
       `ignored /orderItems/0/${spelled(style, 'colour')}: not a field of this call; not read`,
       `ignored /${spelled(style, 'bankAccount')}: not a field of this call; not read`,
@@ -78,8 +89,13 @@ describe('ignored: v2 stays lenient about unknown keys and parameters, and says 
   });
 
   it('a field sent twice in two spellings: the later one is read', async () => {
-    const search = await sb.call('POST', '/order/search', { token: client.token, body: { externalOrderNumber: 'RW-A', ExternalOrderNumber: 'RW-B' } });
-    expect(warningsOf(search)).toEqual(['ignored /externalOrderNumber: externalOrderNumber came twice, in two spellings; this later one is read']);
+    const search = await sb.call('POST', '/order/search', {
+      token: client.token,
+      body: { externalOrderNumber: 'RW-A', ExternalOrderNumber: 'RW-B' },
+    });
+    expect(warningsOf(search)).toEqual([
+      'ignored /externalOrderNumber: externalOrderNumber came twice, in two spellings; this later one is read',
+    ]);
   });
 
   it('a body of 5,000 stray keys answers with ten warnings and a pointer to the rest', async () => {
@@ -94,7 +110,10 @@ describe('ignored: v2 stays lenient about unknown keys and parameters, and says 
 
 describe('coerced: values read other than as sent', () => {
   it('numbers and booleans sent as text in a JSON body (PascalCase keys)', async () => {
-    const order = completeV2Order({ partialDelivery: 'true', orderItems: [{ sku: 'RW-MUG', quantity: '2', price: 7.5, vat: 21, name: 'Mug' }] });
+    const order = completeV2Order({
+      partialDelivery: 'true',
+      orderItems: [{ sku: 'RW-MUG', quantity: '2', price: 7.5, vat: 21, name: 'Mug' }],
+    });
     expect(warningsOf(await addV2Order(order, 'json PascalCase'))).toEqual([
       'coerced /orderItems/0/quantity: the text "2" read as the number 2',
       'coerced /partialDelivery: the text "true" read as true',
@@ -117,13 +136,26 @@ describe('coerced: values read other than as sent', () => {
   });
 
   it.each(bodyStyles)('an item VAT below 1 is read as a fraction (%s)', async (style) => {
-    const order = completeV2Order({ orderItems: [{ sku: 'RW-MUG', quantity: 1, price: 7.5, vat: 21, name: 'Mug' }, { sku: 'RW-MUG', quantity: 1, price: 7.5, vat: 0.09, name: 'Mug' }] });
-    expect(warningsOf(await addV2Order(order, style))).toEqual(['coerced /orderItems/1/vat: 0.09 is below 1: read as the fraction 0.09 (9 %), not as 0.09 %']);
+    const order = completeV2Order({
+      orderItems: [
+        { sku: 'RW-MUG', quantity: 1, price: 7.5, vat: 21, name: 'Mug' },
+        { sku: 'RW-MUG', quantity: 1, price: 7.5, vat: 0.09, name: 'Mug' },
+      ],
+    });
+    expect(warningsOf(await addV2Order(order, style))).toEqual([
+      'coerced /orderItems/1/vat: 0.09 is below 1: read as the fraction 0.09 (9 %), not as 0.09 %',
+    ]);
   });
 
   it.each(bodyStyles)('a missing house number is taken from the street (%s)', async (style) => {
-    const order = completeV2Order({ deliveryAddressStreet: 'Kerkstraat 12b', deliveryAddressHouseNumber: undefined, deliveryAddressHouseNumberAddition: undefined });
-    expect(warningsOf(await addV2Order(order, style))).toEqual(['coerced /deliveryAddressStreet: house number 12 and addition "b" taken from the street "Kerkstraat 12b"']);
+    const order = completeV2Order({
+      deliveryAddressStreet: 'Kerkstraat 12b',
+      deliveryAddressHouseNumber: undefined,
+      deliveryAddressHouseNumberAddition: undefined,
+    });
+    expect(warningsOf(await addV2Order(order, style))).toEqual([
+      'coerced /deliveryAddressStreet: house number 12 and addition "b" taken from the street "Kerkstraat 12b"',
+    ]);
   });
 
   it('a v3 page size above the maximum is capped', async () => {
@@ -155,9 +187,17 @@ describe('coerced: values read other than as sent', () => {
 
 describe('alias: deprecated names are read, and the answer names the documented field', () => {
   it('ApiPurchaseOrderItemViewModels with ExpectedDeliveryDate (JSON, PascalCase)', async () => {
-    const added = await sendV2(sb, 'POST', '/purchaseorder/add', {
-      reference: uniqueNumber('RW-PO'), apiPurchaseOrderItemViewModels: [{ sku: 'RW-MUG', quantity: 10, expectedDeliveryDate: '2026-12-03' }],
-    }, client.token, 'json PascalCase');
+    const added = await sendV2(
+      sb,
+      'POST',
+      '/purchaseorder/add',
+      {
+        reference: uniqueNumber('RW-PO'),
+        apiPurchaseOrderItemViewModels: [{ sku: 'RW-MUG', quantity: 10, expectedDeliveryDate: '2026-12-03' }],
+      },
+      client.token,
+      'json PascalCase',
+    );
     expect(added.body.messageCode, added.raw).toBe('OK');
     expect(warningsOf(added)).toEqual([
       'alias /apiPurchaseOrderItemViewModels: deprecated; use purchaseOrderItems',
@@ -169,9 +209,17 @@ describe('alias: deprecated names are read, and the answer names the documented 
     const order = completeV2Order();
     const orderId = (await addV2Order(order)).body.result;
     expect((await sb.call('POST', `/sandbox/orders/${orderId}/ship`, { token: client.token })).status).toBe(201);
-    const rma = await sendV2(sb, 'POST', '/rma/add', {
-      externalOrderNumber: order.externalOrderNumber, apiRmaNotificationItemViewModels: [{ productSku: 'RW-MUG', quantity: 1 }],
-    }, client.token, 'form');
+    const rma = await sendV2(
+      sb,
+      'POST',
+      '/rma/add',
+      {
+        externalOrderNumber: order.externalOrderNumber,
+        apiRmaNotificationItemViewModels: [{ productSku: 'RW-MUG', quantity: 1 }],
+      },
+      client.token,
+      'form',
+    );
     expect(rma.body.messageCode, rma.raw).toBe('OK');
     expect(warningsOf(rma)).toEqual([
       'alias /externalOrderNumber: deprecated; use shipmentId',
@@ -182,7 +230,10 @@ describe('alias: deprecated names are read, and the answer names the documented 
 
 describe('default: values filled in where the client left them out', () => {
   it('v3 order create: billing address, shipping method, email, currency, partial delivery, item vat and name', async () => {
-    const created = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'RW-MUG', quantity: 1, price: 5 }] }) });
+    const created = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { items: [{ sku: 'RW-MUG', quantity: 1, price: 5 }] }),
+    });
     expect(created.status, created.raw).toBe(201);
     expect(warningsOf(created)).toEqual([
       'default /data/attributes/email: not given: the no-reply address no-reply@sandbox.invalid',
@@ -196,7 +247,11 @@ describe('default: values filled in where the client left them out', () => {
   });
 
   it.each(bodyStyles)('v2 order add (%s)', async (style) => {
-    const order = v2Order({ orderTypeId: client.orderTypeIds[0], email: undefined, orderItems: [{ sku: 'RW-MUG', quantity: 1, price: 5 }] });
+    const order = v2Order({
+      orderTypeId: client.orderTypeIds[0],
+      email: undefined,
+      orderItems: [{ sku: 'RW-MUG', quantity: 1, price: 5 }],
+    });
     expect(warningsOf(await addV2Order(order, style))).toEqual([
       'default /email: not given: the no-reply address no-reply@sandbox.invalid',
       'default /currency: not given: EUR',
@@ -209,20 +264,36 @@ describe('default: values filled in where the client left them out', () => {
   });
 
   it('a refused order notes no defaults, only how it was read', async () => {
-    const answer = await sendV2(sb, 'POST', '/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], orderItems: [{ sku: 'RW-NO-SUCH', quantity: 1, price: 5, vat: 0.21 }] }), client.token);
+    const answer = await sendV2(
+      sb,
+      'POST',
+      '/order/add',
+      v2Order({ orderTypeId: client.orderTypeIds[0], orderItems: [{ sku: 'RW-NO-SUCH', quantity: 1, price: 5, vat: 0.21 }] }),
+      client.token,
+    );
     expect(answer.body.messageCode, answer.raw).toBe('NOK');
     expect(warningsOf(answer)).toEqual(['coerced /orderItems/0/vat: 0.21 is below 1: read as the fraction 0.21 (21 %), not as 0.21 %']);
   });
 
-  it('v3 order update: relationships are not read, a null allowPartialDelivery takes the order type\'s default', async () => {
-    const created = await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { attributes: { email: 'jane@example.com' }, items: [{ sku: 'RW-MUG', quantity: 1, price: 5 }] }) });
+  it("v3 order update: relationships are not read, a null allowPartialDelivery takes the order type's default", async () => {
+    const created = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { attributes: { email: 'jane@example.com' }, items: [{ sku: 'RW-MUG', quantity: 1, price: 5 }] }),
+    });
     const id = Number(created.body.data.id);
     const updated = await sb.call('PUT', `/v3/orders/${id}`, {
       token: client.token,
       body: {
         data: {
-          type: 'order', id,
-          attributes: { externalOrderNumber: created.body.data.attributes.externalOrderNumber, locale: 'nl-NL', onHold: false, email: 'jane@example.com', allowPartialDelivery: null },
+          type: 'order',
+          id,
+          attributes: {
+            externalOrderNumber: created.body.data.attributes.externalOrderNumber,
+            locale: 'nl-NL',
+            onHold: false,
+            email: 'jane@example.com',
+            allowPartialDelivery: null,
+          },
           relationships: { orderType: { data: { type: 'orderType', id: client.orderTypeIds[1] } } },
         },
       },

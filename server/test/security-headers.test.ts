@@ -20,16 +20,26 @@ afterAll(() => sb.close());
 type Headers = Record<string, unknown>;
 
 /** The CSP's directives by name. */
-const directives = (headers: Headers) => new Map(String(headers['content-security-policy']).split(';').map((d) => {
-  const [name, ...sources] = d.trim().split(/\s+/);
-  return [name, sources] as const;
-}));
+const directives = (headers: Headers) =>
+  new Map(
+    String(headers['content-security-policy'])
+      .split(';')
+      .map((d) => {
+        const [name, ...sources] = d.trim().split(/\s+/);
+        return [name, sources] as const;
+      }),
+  );
 
 function expectApiHeaders(headers: Headers) {
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['x-frame-options']).toBe('DENY');
-  expect(directives(headers)).toEqual(new Map([['default-src', ["'none'"]], ['frame-ancestors', ["'none'"]]]));
+  expect(directives(headers)).toEqual(
+    new Map([
+      ['default-src', ["'none'"]],
+      ['frame-ancestors', ["'none'"]],
+    ]),
+  );
   // HSTS belongs to the TLS terminator in front; the sandbox speaks plain HTTP.
   expect(headers).not.toHaveProperty('strict-transport-security');
 }
@@ -71,8 +81,11 @@ describe('portal pages', () => {
     // Shaped like Docusaurus's output: an inline script on every page, another on one page, JSON-LD data blocks.
     const page = (path: string, body: string, extra = '') => {
       mkdirSync(join(build, path, '..'), { recursive: true });
-      writeFileSync(join(build, path), `<html><head><script data-rh="true" type="application/ld+json">{"@type":"${path}"}</script>${extra}`
-        + `<script src="/assets/main.js" defer="defer"></script></head><body><script>${bootstrap}</script>${body}</body></html>`);
+      writeFileSync(
+        join(build, path),
+        `<html><head><script data-rh="true" type="application/ld+json">{"@type":"${path}"}</script>${extra}` +
+          `<script src="/assets/main.js" defer="defer"></script></head><body><script>${bootstrap}</script>${body}</body></html>`,
+      );
     };
     page('index.html', 'home', `<script data-rh="true">${banner}</script>`);
     page('404.html', 'Page Not Found');
@@ -88,7 +101,11 @@ describe('portal pages', () => {
 
   const get = (url: string) => app.inject({ method: 'GET', url });
 
-  it.each([['/', 200], ['/docs/', 200], ['/no/such/page', 404]])('%s answers %i with the portal\'s CSP', async (url, status) => {
+  it.each([
+    ['/', 200],
+    ['/docs/', 200],
+    ['/no/such/page', 404],
+  ])("%s answers %i with the portal's CSP", async (url, status) => {
     const answer = await get(url);
     expect(answer.statusCode).toBe(status);
     expect(answer.headers['content-type']).toMatch(/^text\/html/);
@@ -113,7 +130,7 @@ describe('portal pages', () => {
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('API paths beside the portal keep the API\'s CSP, also when unknown', async () => {
+  it("API paths beside the portal keep the API's CSP, also when unknown", async () => {
     const unknown = await get('/v3/no-such-thing');
     expect(unknown.statusCode).toBe(404);
     expectApiHeaders(unknown.headers);

@@ -10,7 +10,11 @@ import { startSandbox, type Answer, type TestClient, type TestSandbox } from './
 import { buildWorld, pathFor, type World } from './support/world.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 
-interface ResourceObject { type: string; id: number | string; links: { self: string } }
+interface ResourceObject {
+  type: string;
+  id: number | string;
+  links: { self: string };
+}
 
 let sb: TestSandbox;
 let client: TestClient;
@@ -20,7 +24,7 @@ const seen = new Map<string, { resource: ResourceObject; where: string }[]>();
 
 const reads = operations.filter((op) => op.method === 'GET' && op.auth && (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/')));
 /** The operation's include paths, from the contract (IncludeQuery's example lists them all). */
-const includesOf = (op: Operation) => ((op.query?.properties.include as { examples?: string[] } | undefined)?.examples ?? []);
+const includesOf = (op: Operation) => (op.query?.properties.include as { examples?: string[] } | undefined)?.examples ?? [];
 
 type Schema = { title?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; const?: unknown };
 /** The types of the resource objects (a `type` constant and `links.self`) the contract's v3 answers can hold. */
@@ -28,40 +32,46 @@ function typesWithSelfLinks(schema: Schema | undefined, found = new Set<string>(
   if (!schema || typeof schema !== 'object') return found;
   const type = schema.properties?.type?.const;
   if (typeof type === 'string' && schema.properties?.links?.properties?.self) found.add(type);
-  Object.values(schema.properties ?? {}).forEach((member) => typesWithSelfLinks(member, found));
+  for (const member of Object.values(schema.properties ?? {})) typesWithSelfLinks(member, found);
   typesWithSelfLinks(schema.items, found);
-  schema.anyOf?.forEach((branch) => typesWithSelfLinks(branch, found));
+  for (const branch of schema.anyOf ?? []) typesWithSelfLinks(branch, found);
   return found;
 }
-const contractTypes = new Set(operations.filter((op) => op.documents.includes('v3'))
-  .flatMap((op) => Object.values(op.responses).flatMap((response) => [...typesWithSelfLinks(response.schema as Schema | undefined)])));
+const contractTypes = new Set(
+  operations
+    .filter((op) => op.documents.includes('v3'))
+    .flatMap((op) => Object.values(op.responses).flatMap((response) => [...typesWithSelfLinks(response.schema as Schema | undefined)])),
+);
 
 /** The resource schemas of the reads, by type: more than one where the contract abridges a type on its list pages. */
 function shapesIn(schema: Schema | undefined, found: Map<string, Set<string>>) {
   if (!schema || typeof schema !== 'object') return;
   const type = schema.properties?.type?.const;
   if (typeof type === 'string' && schema.properties?.links) found.set(type, (found.get(type) ?? new Set()).add(JSON.stringify(schema)));
-  Object.values(schema.properties ?? {}).forEach((member) => shapesIn(member, found));
+  for (const member of Object.values(schema.properties ?? {})) shapesIn(member, found);
   shapesIn(schema.items, found);
-  schema.anyOf?.forEach((branch) => shapesIn(branch, found));
+  for (const branch of schema.anyOf ?? []) shapesIn(branch, found);
 }
 const readShapes = new Map<string, Set<string>>();
 for (const op of reads) shapesIn(op.responses[op.success]?.schema as Schema | undefined, readShapes);
 
 /** Every resource object (type, id and links.self) anywhere in the answer: data, included, and their members. */
 function resourcesIn(value: unknown, found: ResourceObject[] = []) {
-  if (Array.isArray(value)) value.forEach((v) => resourcesIn(v, found));
-  else if (value && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const v of value) resourcesIn(v, found);
+  } else if (value && typeof value === 'object') {
     const object = value as { type?: unknown; id?: unknown; links?: { self?: unknown } };
-    if (typeof object.type === 'string' && ['number', 'string'].includes(typeof object.id) && typeof object.links?.self === 'string') found.push(object as ResourceObject);
-    Object.values(object).forEach((v) => resourcesIn(v, found));
+    if (typeof object.type === 'string' && ['number', 'string'].includes(typeof object.id) && typeof object.links?.self === 'string')
+      found.push(object as ResourceObject);
+    for (const v of Object.values(object)) resourcesIn(v, found);
   }
   return found;
 }
 
 function record(answer: Answer, where: string) {
   expect(answer.status, `${where}: ${answer.raw.slice(0, 300)}`).toBe(200);
-  for (const resource of resourcesIn(answer.body)) seen.set(resource.links.self, [...(seen.get(resource.links.self) ?? []), { resource, where }]);
+  for (const resource of resourcesIn(answer.body))
+    seen.set(resource.links.self, [...(seen.get(resource.links.self) ?? []), { resource, where }]);
 }
 
 beforeAll(async () => {
@@ -75,7 +85,10 @@ beforeAll(async () => {
     body: orderDocument(client, {
       billing: { street1: 'Markt', houseNumber: '1', city: 'Roosendaal', countryCode: 'NL' },
       pickUpPoint: { identifier: 'PUP-7', name: 'Shop around the corner', countryCode: 'NL' },
-      items: [{ sku: 'LINK-1', quantity: 2 }, { sku: 'LINK-2', quantity: 1 }],
+      items: [
+        { sku: 'LINK-1', quantity: 2 },
+        { sku: 'LINK-2', quantity: 1 },
+      ],
     }),
   });
   expect(created.status).toBe(201);
@@ -87,7 +100,11 @@ beforeAll(async () => {
     if (!path) continue;
     record(await sb.call('GET', path, { token: client.token }), `GET ${path}`);
     const include = includesOf(op);
-    if (include.length) record(await sb.call('GET', `${path}?include=${include.join(',')}`, { token: client.token }), `GET ${path}?include=${include.join(',')}`);
+    if (include.length)
+      record(
+        await sb.call('GET', `${path}?include=${include.join(',')}`, { token: client.token }),
+        `GET ${path}?include=${include.join(',')}`,
+      );
   }
 }, 120_000);
 afterAll(() => sb.close());

@@ -14,10 +14,20 @@ beforeAll(async () => {
   await createProducts(sb, client.token, ['SHIRT', 'MUG']);
   for (let i = 0; i < 3; i++) {
     const externalOrderNumber = uniqueNumber('SHIP');
-    const order = (await sb.call('POST', '/v3/orders', {
-      token: client.token,
-      body: orderDocument(client, { externalOrderNumber, orderTypeId: client.orderTypeIds[i % 2], attributes: { reference: `ref-${i}` }, items: [{ sku: 'SHIRT', quantity: 2 }, { sku: 'MUG', quantity: 1 }] }),
-    })).body.data;
+    const order = (
+      await sb.call('POST', '/v3/orders', {
+        token: client.token,
+        body: orderDocument(client, {
+          externalOrderNumber,
+          orderTypeId: client.orderTypeIds[i % 2],
+          attributes: { reference: `ref-${i}` },
+          items: [
+            { sku: 'SHIRT', quantity: 2 },
+            { sku: 'MUG', quantity: 1 },
+          ],
+        }),
+      })
+    ).body.data;
     const shipped = await sb.call('POST', `/sandbox/orders/${order.id}/ship`, { token: client.token });
     orders.push({ id: order.id, externalOrderNumber, shipmentId: shipped.body.data.id });
   }
@@ -35,7 +45,10 @@ describe('POST /sandbox/orders/{id}/ship', () => {
     expect(attributes.tracking).toMatchObject({ carrier: expect.any(String), number: expect.any(String), stage: 'LABELLED', status: 'OK' });
     expect(attributes.colli).toEqual([{ number: 1, parcelNumber: attributes.tracking.number, trackingUrl: attributes.tracking.url }]);
     expect(relationships.order.data).toEqual({ type: 'order', id: orders[0].id });
-    expect(shipment.body.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([['SHIRT', 2], ['MUG', 1]]);
+    expect(shipment.body.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([
+      ['SHIRT', 2],
+      ['MUG', 1],
+    ]);
     const [order] = await sb.database.db.select().from(schema.orders).where(eq(schema.orders.id, orders[0].id));
     expect(order.fulfilledAt).not.toBeNull();
   });
@@ -62,7 +75,8 @@ describe('GET /v3/shipments', () => {
   });
 
   it('filters by status, orderType, orderId, externalOrderNumber and reference', async () => {
-    const q = async (query: string) => (await sb.call('GET', `/v3/shipments?${query}`, { token: client.token })).body.data.map((s: { id: number }) => s.id);
+    const q = async (query: string) =>
+      (await sb.call('GET', `/v3/shipments?${query}`, { token: client.token })).body.data.map((s: { id: number }) => s.id);
     expect(await q('filter[status][in]=SHIPPED')).toHaveLength(3);
     expect(await q('filter[status][in]=READY_TO_PICK,ERROR')).toEqual([]);
     expect(await q(`filter[orderType][in]=${client.orderTypeIds[1]}`)).toEqual([orders[1].shipmentId]);

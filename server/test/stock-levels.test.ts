@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const levelOf = async (productId: number, token = client.token) => sb.call('GET', `/v3/stockLevels/${productId}`, { token });
-const warehouseLevel = async (productId: number, warehouse = 'NR') => (await levelOf(productId)).body.data.attributes.levels.find((l: any) => l.warehouse === warehouse);
+const warehouseLevel = async (productId: number, warehouse = 'NR') =>
+  (await levelOf(productId)).body.data.attributes.levels.find((l: any) => l.warehouse === warehouse);
 const order = (items: { sku: string; quantity: number; fulfillFrom?: string }[], attributes: Record<string, unknown> = {}) =>
   sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items, attributes }) });
 
@@ -27,7 +28,10 @@ async function expectConsistent(productId: number, sku: string) {
   const stock = await sb.call('GET', `/v3/stock?filter[sku][in]=${sku}&include=stockLocation`, { token: client.token });
   const levels = (await levelOf(productId)).body.data.attributes.levels;
   for (const level of levels) {
-    const rows = stock.body.data.filter((s: any) => stock.body.included.find((l: any) => l.id === s.relationships.stockLocation.data.id).attributes.warehouseCode === level.warehouse);
+    const rows = stock.body.data.filter(
+      (s: any) =>
+        stock.body.included.find((l: any) => l.id === s.relationships.stockLocation.data.id).attributes.warehouseCode === level.warehouse,
+    );
     expect(level.physical).toBe(rows.reduce((sum: number, s: any) => sum + s.attributes.quantity, 0));
     expect(level.stock).toBe(level.physical - level.unavailable);
     expect(level.free).toBeGreaterThanOrEqual(0);
@@ -43,12 +47,31 @@ describe('GET /v3/stockLevels/{id}', () => {
     await receiveGoods(sb, client, [{ sku: 'LV-A', quantity: 10 }], { received: [{ sku: 'LV-A', quantity: 6 }] });
     const answer = await levelOf(ids[0]);
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ type: 'stockLevel', id: ids[0], attributes: { sku: 'LV-A' }, relationships: { product: { data: { type: 'product', id: ids[0] } } } });
+    expect(answer.body.data).toMatchObject({
+      type: 'stockLevel',
+      id: ids[0],
+      attributes: { sku: 'LV-A' },
+      relationships: { product: { data: { type: 'product', id: ids[0] } } },
+    });
     expect(answer.body.data.attributes.mutatedOn).not.toBeNull();
-    expect(answer.body.data.attributes.levels).toEqual([{
-      warehouse: 'NR', stock: 6, free: 6, economic: 10, available: 6, physical: 6, quarantined: 0, unavailable: 0,
-      expected: 4, damaged: 0, toScrap: 0, overdue: 0, expired: 0, outbound: 0,
-    }]);
+    expect(answer.body.data.attributes.levels).toEqual([
+      {
+        warehouse: 'NR',
+        stock: 6,
+        free: 6,
+        economic: 10,
+        available: 6,
+        physical: 6,
+        quarantined: 0,
+        unavailable: 0,
+        expected: 4,
+        damaged: 0,
+        toScrap: 0,
+        overdue: 0,
+        expired: 0,
+        outbound: 0,
+      },
+    ]);
     await expectConsistent(ids[0], 'LV-A');
   });
 
@@ -76,17 +99,57 @@ describe('GET /v3/stockLevels/{id}', () => {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       const goods = { productId: ids[2], sku: 'LV-C' };
-      await putStock(t, domain, pickLocation('NR', ids[2], 'DAMAGED'), { ...goods, quantity: 2, quality: 'DAMAGED' }, { type: 'CORRECTION', correctionCode: 'DAMAGED' }, now);
-      await putStock(t, domain, pickLocation('NR', ids[2], 'PALLET'), { ...goods, quantity: 3, quality: 'TO_SCRAP' }, { type: 'QUALITY' }, now);
-      await putStock(t, domain, pickLocation('NR', ids[2], 'INBOUND'), { ...goods, quantity: 4, status: 'INBOUND' }, { type: 'INBOUND' }, now);
+      await putStock(
+        t,
+        domain,
+        pickLocation('NR', ids[2], 'DAMAGED'),
+        { ...goods, quantity: 2, quality: 'DAMAGED' },
+        { type: 'CORRECTION', correctionCode: 'DAMAGED' },
+        now,
+      );
+      await putStock(
+        t,
+        domain,
+        pickLocation('NR', ids[2], 'PALLET'),
+        { ...goods, quantity: 3, quality: 'TO_SCRAP' },
+        { type: 'QUALITY' },
+        now,
+      );
+      await putStock(
+        t,
+        domain,
+        pickLocation('NR', ids[2], 'INBOUND'),
+        { ...goods, quantity: 4, status: 'INBOUND' },
+        { type: 'INBOUND' },
+        now,
+      );
       await putStock(t, domain, pickLocation('NR', ids[2], 'RETURN'), { ...goods, quantity: 5 }, { type: 'RETURN' }, now);
-      await putStock(t, domain, pickLocation('NR', ids[2], 'SECURED'), { ...goods, quantity: 1, quality: 'EXPIRED' }, { type: 'EXPIRATION_DATE' }, now);
+      await putStock(
+        t,
+        domain,
+        pickLocation('NR', ids[2], 'SECURED'),
+        { ...goods, quantity: 1, quality: 'EXPIRED' },
+        { type: 'EXPIRATION_DATE' },
+        now,
+      );
     });
     const [row] = await db.select().from(schema.stock).where(eq(schema.stock.locationType, 'PALLET'));
     await db.update(schema.stock).set({ quarantined: true }).where(eq(schema.stock.id, row.id));
     expect(await warehouseLevel(ids[2])).toEqual({
-      warehouse: 'NR', physical: 25, quarantined: 3, damaged: 2, toScrap: 0, overdue: 0, expired: 1, unavailable: 10, stock: 15,
-      outbound: 0, free: 15, available: 10, expected: 0, economic: 15,
+      warehouse: 'NR',
+      physical: 25,
+      quarantined: 3,
+      damaged: 2,
+      toScrap: 0,
+      overdue: 0,
+      expired: 1,
+      unavailable: 10,
+      stock: 15,
+      outbound: 0,
+      free: 15,
+      available: 10,
+      expected: 0,
+      economic: 15,
     });
     await expectConsistent(ids[2], 'LV-C');
   });
@@ -98,10 +161,13 @@ describe('GET /v3/stockLevels/{id}', () => {
     const shipped = await sb.call('POST', `/sandbox/orders/${placed.body.data.id}/ship`, { token: client.token });
     expect(shipped.status).toBe(201);
     expect((await levelOf(ids[3])).body.data.attributes.levels).toEqual([]);
-    const mutations = (await sb.call('GET', '/v3/stockMutations?filter[type][in]=SHIPMENT,CORRECTION', { token: client.token })).body.data
-      .filter((m: any) => m.attributes.sku === 'LV-D');
+    const mutations = (
+      await sb.call('GET', '/v3/stockMutations?filter[type][in]=SHIPMENT,CORRECTION', { token: client.token })
+    ).body.data.filter((m: any) => m.attributes.sku === 'LV-D');
     expect(mutations.map((m: any) => [m.attributes.type, m.attributes.quantity, m.attributes.correctionCode])).toEqual([
-      ['SHIPMENT', -5, null], ['CORRECTION', 2, 'ADJUSTMENT'], ['SHIPMENT', -2, null],
+      ['SHIPMENT', -5, null],
+      ['CORRECTION', 2, 'ADJUSTMENT'],
+      ['SHIPMENT', -2, null],
     ]);
     expect(mutations[0].relationships.shipmentItem.data.id).toBe(shipped.body.included[0].id);
   });
@@ -131,8 +197,15 @@ describe('GET /v3/stockLevels', () => {
     // Mutations in the order C, then A, then D, with B never mutated.
     const db = sb.database.db;
     const at = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    for (const [productId, minutes] of [[ids[2], 30], [ids[0], 20], [ids[3], 10]] as const) {
-      await db.update(schema.stockMutations).set({ createdOn: at(minutes) }).where(eq(schema.stockMutations.productId, productId));
+    for (const [productId, minutes] of [
+      [ids[2], 30],
+      [ids[0], 20],
+      [ids[3], 10],
+    ] as const) {
+      await db
+        .update(schema.stockMutations)
+        .set({ createdOn: at(minutes) })
+        .where(eq(schema.stockMutations.productId, productId));
     }
     const expected = [ids[1], ids[2], ids[0], ids[3]];
     const sorted = await sb.call('GET', '/v3/stockLevels?sort=mutatedOn,id', { token: client.token });

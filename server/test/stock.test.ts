@@ -14,10 +14,22 @@ beforeAll(async () => {
   sb = await startSandbox();
   client = await sb.newClient();
   await createProducts(sb, client.token, ['ST-A', 'ST-B', 'ST-C']);
-  await receiveGoods(sb, client, [{ sku: 'ST-A', quantity: 5 }, { sku: 'ST-B', quantity: 2 }]);
+  await receiveGoods(sb, client, [
+    { sku: 'ST-A', quantity: 5 },
+    { sku: 'ST-B', quantity: 2 },
+  ]);
   await receiveGoods(sb, client, [{ sku: 'ST-C', quantity: 7 }], { expectedIn: 'BW' });
-  stockIds = (await sb.database.db.select({ id: schema.stock.id }).from(schema.stock).where(eq(schema.stock.clientId, client.id))).map((r) => r.id).sort((a, b) => a - b);
-  mutationIds = (await sb.database.db.select({ id: schema.stockMutations.id }).from(schema.stockMutations).where(eq(schema.stockMutations.clientId, client.id))).map((r) => r.id).sort((a, b) => a - b);
+  stockIds = (await sb.database.db.select({ id: schema.stock.id }).from(schema.stock).where(eq(schema.stock.clientId, client.id)))
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
+  mutationIds = (
+    await sb.database.db
+      .select({ id: schema.stockMutations.id })
+      .from(schema.stockMutations)
+      .where(eq(schema.stockMutations.clientId, client.id))
+  )
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
 });
 afterAll(() => sb.close());
 
@@ -31,10 +43,22 @@ describe('GET /v3/stock', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((s: any) => s.id)).toEqual(stockIds);
     const c = answer.body.data.find((s: any) => s.attributes.sku === 'ST-C');
-    expect(c.attributes).toMatchObject({ quantity: 7, locationType: 'PICKABLE', quality: 'OK', status: 'OK', expirationDate: null, expirationStatus: 'OK', lotNumber: null, quarantined: false });
+    expect(c.attributes).toMatchObject({
+      quantity: 7,
+      locationType: 'PICKABLE',
+      quality: 'OK',
+      status: 'OK',
+      expirationDate: null,
+      expirationStatus: 'OK',
+      lotNumber: null,
+      quarantined: false,
+    });
     expect(Date.parse(c.attributes.receivedOn)).toBeGreaterThan(Date.now() - 60_000);
     const location = answer.body.included.find((l: any) => l.id === c.relationships.stockLocation.data.id);
-    expect(location).toMatchObject({ type: 'stockLocation', attributes: { warehouseCode: 'BW', locationType: 'PICKABLE', locationCode: c.attributes.locationCode } });
+    expect(location).toMatchObject({
+      type: 'stockLocation',
+      attributes: { warehouseCode: 'BW', locationType: 'PICKABLE', locationCode: c.attributes.locationCode },
+    });
     expect((await get('/v3/stock')).body.included).toBeUndefined();
   });
 
@@ -74,7 +98,15 @@ describe('GET /v3/stockMutations', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((m: any) => m.id)).toEqual(mutationIds);
     const c = answer.body.data.find((m: any) => m.attributes.sku === 'ST-C');
-    expect(c.attributes).toMatchObject({ type: 'INBOUND', quantity: 7, warehouseCode: 'BW', locationType: 'PICKABLE', quality: 'OK', status: 'OK', correctionCode: null });
+    expect(c.attributes).toMatchObject({
+      type: 'INBOUND',
+      quantity: 7,
+      warehouseCode: 'BW',
+      locationType: 'PICKABLE',
+      quality: 'OK',
+      status: 'OK',
+      correctionCode: null,
+    });
     expect(c.relationships.inboundItem.data).toEqual({ type: 'inboundItem', id: expect.any(Number) });
     expect(c.relationships.returnItem.data).toBeNull();
   });
@@ -92,7 +124,8 @@ describe('GET /v3/stockMutations', () => {
 
   it('pages with page[number] as a cursor: that id is not repeated, too-low values count as omitted', async () => {
     expect((await get(`/v3/stockMutations?page[number]=${mutationIds[0]}`)).body.data.map((m: any) => m.id)).toEqual(mutationIds.slice(1));
-    for (const low of ['0', '-3']) expect((await get(`/v3/stockMutations?page[number]=${low}`)).body.data.map((m: any) => m.id)).toEqual(mutationIds);
+    for (const low of ['0', '-3'])
+      expect((await get(`/v3/stockMutations?page[number]=${low}`)).body.data.map((m: any) => m.id)).toEqual(mutationIds);
     const first = await get('/v3/stockMutations?page[number]=1&page[size]=1');
     const next = new URL(first.body.links.next);
     expect(next.searchParams.get('page[number]')).toBeNull();
@@ -101,13 +134,22 @@ describe('GET /v3/stockMutations', () => {
   });
 
   it('does not return mutations older than 7 days on the client clock', async () => {
-    await sb.database.db.update(schema.stockMutations).set({ createdOn: new Date(Date.now() - 8 * 86_400_000) }).where(eq(schema.stockMutations.id, mutationIds[2]));
+    await sb.database.db
+      .update(schema.stockMutations)
+      .set({ createdOn: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(schema.stockMutations.id, mutationIds[2]));
     expect((await get('/v3/stockMutations')).body.data.map((m: any) => m.id)).toEqual(mutationIds.slice(0, 2));
     // Six days further on the client's clock, the two recent ones are still within the window...
-    await sb.database.db.update(schema.clients).set({ clockOffsetSeconds: 6 * 86_400 }).where(eq(schema.clients.id, client.id));
+    await sb.database.db
+      .update(schema.clients)
+      .set({ clockOffsetSeconds: 6 * 86_400 })
+      .where(eq(schema.clients.id, client.id));
     expect((await get('/v3/stockMutations')).body.data).toHaveLength(2);
     // ...and after eight days none is.
-    await sb.database.db.update(schema.clients).set({ clockOffsetSeconds: 8 * 86_400 }).where(eq(schema.clients.id, client.id));
+    await sb.database.db
+      .update(schema.clients)
+      .set({ clockOffsetSeconds: 8 * 86_400 })
+      .where(eq(schema.clients.id, client.id));
     expect((await get('/v3/stockMutations')).body.data).toEqual([]);
     await sb.database.db.update(schema.clients).set({ clockOffsetSeconds: 0 }).where(eq(schema.clients.id, client.id));
   });

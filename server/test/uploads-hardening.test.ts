@@ -30,7 +30,9 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(sb.app.server.address() as { port: number }).port}`;
   client = await sb.newClient();
   await createProducts(sb, client.token, ['MUG']);
-  externalOrderNumber = (await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })).body.data.attributes.externalOrderNumber;
+  externalOrderNumber = (
+    await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { items: [{ sku: 'MUG', quantity: 1 }] }) })
+  ).body.data.attributes.externalOrderNumber;
   [productId] = await createProducts(sb, client.token, [uniqueNumber('IMG')]);
   bomb = await pdfBomb(BOMB_INFLATED_BYTES);
   // Warm the worker and the tsx cache: the first file waits for the worker to start, which is not what is measured here.
@@ -39,8 +41,13 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 function attach(file: Buffer) {
-  const data = JSON.stringify({ data: { type: 'orderAttachment', attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', externalOrderNumber } } });
-  const { payload, contentType } = multipart([{ name: 'data', value: data }, { name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' }]);
+  const data = JSON.stringify({
+    data: { type: 'orderAttachment', attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', externalOrderNumber } },
+  });
+  const { payload, contentType } = multipart([
+    { name: 'data', value: data },
+    { name: 'file', value: file, filename: 'invoice.pdf', contentType: 'application/pdf' },
+  ]);
   return httpCall(baseUrl, 'POST', '/v3/orderAttachments', { token: client.token, payload, contentType });
 }
 
@@ -49,8 +56,13 @@ const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 /** The digest of a stored file, computed by the database so 10 MiB do not come back, and how many parts hold it. */
 async function storedDigest(owner: 'productImage' | 'orderAttachment', ownerId: number) {
   const { fileParts } = schema;
-  const [stored] = await sb.database.db.select({ md5: sql<string>`md5(string_agg(${fileParts.bytes}, ''::bytea order by ${fileParts.part}))`, parts: sql<number>`count(*)::int` })
-    .from(fileParts).where(and(eq(fileParts.clientId, client.id), eq(fileParts.owner, owner), eq(fileParts.ownerId, ownerId)));
+  const [stored] = await sb.database.db
+    .select({
+      md5: sql<string>`md5(string_agg(${fileParts.bytes}, ''::bytea order by ${fileParts.part}))`,
+      parts: sql<number>`count(*)::int`,
+    })
+    .from(fileParts)
+    .where(and(eq(fileParts.clientId, client.id), eq(fileParts.owner, owner), eq(fileParts.ownerId, ownerId)));
   return stored;
 }
 
@@ -68,7 +80,14 @@ describe('POST /v3/orderAttachments with a PDF compression bomb', () => {
   it('refuses the bomb with 400 on /file saying it expands too much, while /status keeps answering', async () => {
     const { result, worstMs, samples } = await watchStatus(baseUrl, () => attach(bomb));
     expect(result.status).toBe(400);
-    expect(result.body.errors).toEqual([expect.objectContaining({ status: '400', code: '400', source: { pointer: '/file' }, detail: expect.stringMatching(/expands too much/) })]);
+    expect(result.body.errors).toEqual([
+      expect.objectContaining({
+        status: '400',
+        code: '400',
+        source: { pointer: '/file' },
+        detail: expect.stringMatching(/expands too much/),
+      }),
+    ]);
     expect(samples).toBeGreaterThanOrEqual(2);
     expect(worstMs).toBeLessThan(STATUS_WORST_MS);
     await expectServerAnswers();
@@ -92,35 +111,52 @@ describe('POST /v3/orderAttachments with a PDF compression bomb', () => {
     const { result, worstMs } = await watchStatus(baseUrl, () => attach(large));
     expect(result.status).toBe(201);
     expect(worstMs).toBeLessThan(STATUS_WORST_MS);
-    expect(await storedDigest('orderAttachment', result.body.data.id)).toEqual({ md5: md5(large), parts: Math.ceil(large.length / PART_BYTES) });
+    expect(await storedDigest('orderAttachment', result.body.data.id)).toEqual({
+      md5: md5(large),
+      parts: Math.ceil(large.length / PART_BYTES),
+    });
   });
 });
 
 describe('POST /v3/products/{id}/image with an image just under the limit', () => {
   it('accepts it and stores it byte for byte, while /status keeps answering', async () => {
     const image = largePng(limits.productImageMaxBytes - 1);
-    const { result, worstMs, samples } = await watchStatus(baseUrl, () => httpCall(baseUrl, 'POST', `/v3/products/${productId}/image`, { token: client.token, payload: image, contentType: 'image/png' }));
+    const { result, worstMs, samples } = await watchStatus(baseUrl, () =>
+      httpCall(baseUrl, 'POST', `/v3/products/${productId}/image`, { token: client.token, payload: image, contentType: 'image/png' }),
+    );
     expect(result.status).toBe(200);
     expect(result.body.meta).toMatchObject({ code: '200-1', contentType: 'image/png', size: image.length });
     expect(samples).toBeGreaterThanOrEqual(2);
     expect(worstMs).toBeLessThan(STATUS_WORST_MS);
     expect(await storedDigest('productImage', productId)).toEqual({ md5: md5(image), parts: Math.ceil(image.length / PART_BYTES) });
-    const [product] = await sb.database.db.select({ contentType: schema.products.imageContentType }).from(schema.products).where(eq(schema.products.id, productId));
+    const [product] = await sb.database.db
+      .select({ contentType: schema.products.imageContentType })
+      .from(schema.products)
+      .where(eq(schema.products.id, productId));
     expect(product.contentType).toBe('image/png');
     await expectServerAnswers();
   });
 
   it('still refuses a large file that is not an image with 400-8', async () => {
-    const answer = await httpCall(baseUrl, 'POST', `/v3/products/${productId}/image`, { token: client.token, payload: Buffer.alloc(1024 * 1024, 'x'), contentType: 'image/png' });
+    const answer = await httpCall(baseUrl, 'POST', `/v3/products/${productId}/image`, {
+      token: client.token,
+      payload: Buffer.alloc(1024 * 1024, 'x'),
+      contentType: 'image/png',
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].code).toBe('400-8');
   });
 });
 
 describe('the file-check worker pool', () => {
-  const pool = (options: { queueMax: number; deadlineMs: number }) => new WorkerPool({
-    ...fileCheckWorker, ...options, size: 1, startupMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 128 },
-  });
+  const pool = (options: { queueMax: number; deadlineMs: number }) =>
+    new WorkerPool({
+      ...fileCheckWorker,
+      ...options,
+      size: 1,
+      startupMs: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: 128 },
+    });
 
   it('stops a file at its deadline and starts a new worker for the next one', async () => {
     const limited = pool({ queueMax: 1, deadlineMs: 1 });

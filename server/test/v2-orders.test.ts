@@ -22,26 +22,60 @@ afterAll(() => sb.close());
 const add = (overrides: Record<string, unknown> = {}, style = bodyStyles[0], token = client.token, url = '/order/add') =>
   sendV2(sb, 'POST', url, v2Order({ orderTypeId, languageId: client.languageIds[0], ...overrides }), token, style);
 
-const v3Order = async (id: number) => (await sb.call('GET', `/v3/orders/${id}?include=orderItems,deliveryAddress,billingAddress,pickUpPoint`, { token: client.token })).body;
+const v3Order = async (id: number) =>
+  (await sb.call('GET', `/v3/orders/${id}?include=orderItems,deliveryAddress,billingAddress,pickUpPoint`, { token: client.token })).body;
 const orderRow = async (id: number) => (await sb.database.db.select().from(schema.orders).where(eq(schema.orders.id, id)))[0];
 
 describe('POST /order/add', () => {
   it.each(bodyStyles)('adds the order sent as %s, readable at /v3/orders with every field mapped', async (style) => {
-    const answer = await add({ pickUpPointId: 'PUP-1', pickUpPointName: 'Tabakszaak', pickUpPointCityName: 'Roosendaal', extraReference: 'web', actionCode: 'SPRING', partialDelivery: true }, style);
+    const answer = await add(
+      {
+        pickUpPointId: 'PUP-1',
+        pickUpPointName: 'Tabakszaak',
+        pickUpPointCityName: 'Roosendaal',
+        extraReference: 'web',
+        actionCode: 'SPRING',
+        partialDelivery: true,
+      },
+      style,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ messageCode: 'OK', message: 'Order has been successfully added.', result: expect.any(Number) });
     const { data, included } = await v3Order(answer.body.result);
-    expect(data.attributes).toMatchObject({ locale: 'nl-NL', currency: 'EUR', email: 'jane@example.com', reference: 'web', promotionCode: 'SPRING', allowPartialDelivery: true, metadata: { extra1: 'gift' } });
+    expect(data.attributes).toMatchObject({
+      locale: 'nl-NL',
+      currency: 'EUR',
+      email: 'jane@example.com',
+      reference: 'web',
+      promotionCode: 'SPRING',
+      allowPartialDelivery: true,
+      metadata: { extra1: 'gift' },
+    });
     expect(data.relationships.billingAddress.data.id).toBe(data.relationships.deliveryAddress.data.id);
     const address = included.find((r: any) => r.type === 'address');
-    expect(address.attributes).toMatchObject({ firstName: 'Jane', lastName: 'Jansen', street1: 'Kerkstraat', houseNumber: '12', houseNumberExtension: 'a', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' });
+    expect(address.attributes).toMatchObject({
+      firstName: 'Jane',
+      lastName: 'Jansen',
+      street1: 'Kerkstraat',
+      houseNumber: '12',
+      houseNumberExtension: 'a',
+      postcode: '4701AB',
+      city: 'Roosendaal',
+      countryCode: 'NL',
+    });
     const item = included.find((r: any) => r.type === 'orderItem');
     expect(item.attributes).toMatchObject({ sku: 'V2-MUG', quantity: 2, price: 7.5, vat: 0.21 });
-    expect(included.find((r: any) => r.type === 'pickUpPoint').attributes).toMatchObject({ identifier: 'PUP-1', name: 'Tabakszaak', countryCode: 'NL' });
+    expect(included.find((r: any) => r.type === 'pickUpPoint').attributes).toMatchObject({
+      identifier: 'PUP-1',
+      name: 'Tabakszaak',
+      countryCode: 'NL',
+    });
   });
 
   it('answers on /v2/order/add too, and keys in lower case', async () => {
-    const lower = Object.fromEntries(Object.entries(v2Order({ orderTypeId, languageId: client.languageIds[0] })).map(([k, v]) => [k.toLowerCase(), v]));
+    const lower = Object.fromEntries(
+      Object.entries(v2Order({ orderTypeId, languageId: client.languageIds[0] })).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const answer = await sb.call('POST', '/v2/order/add', { token: client.token, body: lower });
     expect(answer.status).toBe(200);
     expect(answer.body.messageCode).toBe('OK');
@@ -49,8 +83,14 @@ describe('POST /order/add', () => {
 
   it('stores a separate billing address when billing fields are sent, and maps languageId, currency and warehouseId', async () => {
     const answer = await add({
-      languageId: client.languageIds[1], currency: 'usd', warehouseId: 5,
-      billingAddressLastName: 'Jansen BV', billingAddressStreet: 'Markt 1', billingAddressPostalCode: '4701AA', billingAddressCityName: 'Roosendaal', billingAddressCountryIso: 'NL',
+      languageId: client.languageIds[1],
+      currency: 'usd',
+      warehouseId: 5,
+      billingAddressLastName: 'Jansen BV',
+      billingAddressStreet: 'Markt 1',
+      billingAddressPostalCode: '4701AA',
+      billingAddressCityName: 'Roosendaal',
+      billingAddressCountryIso: 'NL',
       orderItems: [{ sku: 'V2-SHIRT', quantity: 1, price: 20, warehouseId: 1 }],
     });
     expect(answer.body.messageCode).toBe('OK');
@@ -63,10 +103,20 @@ describe('POST /order/add', () => {
   });
 
   it('takes the house number from the street for NL, BE and DE', async () => {
-    const answer = await add({ deliveryAddressHouseNumber: null, deliveryAddressHouseNumberAddition: null, deliveryAddressStreet: 'Hauptstrasse 7b', deliveryAddressCountryIso: 'DE', deliveryAddressPostalCode: '46282' });
+    const answer = await add({
+      deliveryAddressHouseNumber: null,
+      deliveryAddressHouseNumberAddition: null,
+      deliveryAddressStreet: 'Hauptstrasse 7b',
+      deliveryAddressCountryIso: 'DE',
+      deliveryAddressPostalCode: '46282',
+    });
     expect(answer.body.messageCode).toBe('OK');
     const { included } = await v3Order(answer.body.result);
-    expect(included.find((r: any) => r.type === 'address').attributes).toMatchObject({ street1: 'Hauptstrasse', houseNumber: '7', houseNumberExtension: 'b' });
+    expect(included.find((r: any) => r.type === 'address').attributes).toMatchObject({
+      street1: 'Hauptstrasse',
+      houseNumber: '7',
+      houseNumberExtension: 'b',
+    });
     expect((await orderRow(answer.body.result)).isValid).toBe(true);
   });
 
@@ -80,7 +130,12 @@ describe('POST /order/add', () => {
   });
 
   it('needs no house number outside NL, BE and DE', async () => {
-    const answer = await add({ deliveryAddressHouseNumber: undefined, deliveryAddressStreet: 'Rue de Rivoli', deliveryAddressCountryIso: 'FR', deliveryAddressPostalCode: '75001' });
+    const answer = await add({
+      deliveryAddressHouseNumber: undefined,
+      deliveryAddressStreet: 'Rue de Rivoli',
+      deliveryAddressCountryIso: 'FR',
+      deliveryAddressPostalCode: '75001',
+    });
     expect((await orderRow(answer.body.result)).isValid).toBe(true);
   });
 
@@ -89,7 +144,10 @@ describe('POST /order/add', () => {
     for (const [overrides, message] of [
       [{ paymentMethodId: 2 }, 'paymentMethodId must be 1.'],
       [{ warehouseId: 99 }, 'warehouseId 99 on the order is not a known warehouse.'],
-      [{ orderItems: [{ sku: 'V2-MUG', quantity: 1, price: 1, warehouseId: 42 }] }, 'warehouseId 42 on item V2-MUG is not a known warehouse.'],
+      [
+        { orderItems: [{ sku: 'V2-MUG', quantity: 1, price: 1, warehouseId: 42 }] },
+        'warehouseId 42 on item V2-MUG is not a known warehouse.',
+      ],
       [{ orderItems: [{ sku: 'NO-SUCH-SKU', quantity: 1, price: 1 }] }, 'SKU "NO-SUCH-SKU" not found.'],
       [{ deliveryAddressPostalCode: '' }, 'The delivery address needs a postal code in NL.'],
       [{ orderTypeId: 999999 }, 'Order type 999999 not found.'],
@@ -110,16 +168,32 @@ describe('POST /order/add', () => {
   });
 
   it('answers the malformed-content messages of section 8', async () => {
-    const empty = await sb.call('POST', '/order/add', { token: client.token, payload: '', headers: { 'content-type': 'application/json' } });
-    expect(empty.body).toEqual({ messageCode: 'NOK', message: 'We were unable to parse your request, resulting in an empty value. Please check your input.', result: null });
+    const empty = await sb.call('POST', '/order/add', {
+      token: client.token,
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(empty.body).toEqual({
+      messageCode: 'NOK',
+      message: 'We were unable to parse your request, resulting in an empty value. Please check your input.',
+      result: null,
+    });
     const emptyForm = await sb.call('POST', '/order/add', { token: client.token, form: {} });
     expect(emptyForm.body.message).toBe('We were unable to parse your request, resulting in an empty value. Please check your input.');
-    const unreadable = await sb.call('POST', '/order/add', { token: client.token, payload: '{"externalOrderNumber": ', headers: { 'content-type': 'application/json' } });
+    const unreadable = await sb.call('POST', '/order/add', {
+      token: client.token,
+      payload: '{"externalOrderNumber": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unreadable.status).toBe(400);
     expect(unreadable.body).toEqual({ error: 'Bad Request', error_description: 'The message is a malformed' });
     const wrong = await add({ orderItems: [{ sku: 'V2-MUG', quantity: 'two', price: 1 }] });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ messageCode: 'NOK', message: 'Unable to process request due to malformed contents', result: ['orderItems/0/quantity must be integer.'] });
+    expect(wrong.body).toEqual({
+      messageCode: 'NOK',
+      message: 'Unable to process request due to malformed contents',
+      result: ['orderItems/0/quantity must be integer.'],
+    });
   });
 
   it('answers 401 with the v2 body without a token', async () => {
@@ -139,7 +213,7 @@ describe('POST /order/release', () => {
     expect((await v3Order(added.body.result)).data.attributes.onHold).toBe(false);
   });
 
-  it('does not find another client\'s order', async () => {
+  it("does not find another client's order", async () => {
     const added = await add({ onHold: true });
     const { externalOrderNumber } = (await v3Order(added.body.result)).data.attributes;
     const answer = await sb.call('POST', '/v2/order/release', { token: other.token, body: { externalOrderNumber } });
@@ -153,14 +227,31 @@ describe('order search', () => {
   it('finds an order by externalOrderNumber with GET and POST, on both paths', async () => {
     const added = await add({ extra2: 'two' });
     const { externalOrderNumber } = (await v3Order(added.body.result)).data.attributes;
-    const expected = { messageCode: 'OK', message: 'Order found.', result: { orderNumber: added.body.result, externalOrderNumber, extra1: 'gift', extra2: 'two', extra3: null, extra4: null, extra5: null } };
-    expect((await sb.call('GET', `/v2/order/search?externalOrderNumber=${externalOrderNumber}`, { token: client.token })).body).toEqual(expected);
-    expect((await sb.call('GET', `/order/search?ExternalOrderNumber=${externalOrderNumber}`, { token: client.token })).body).toEqual(expected);
-    for (const style of bodyStyles) expect((await sendV2(sb, 'POST', '/order/search', { externalOrderNumber }, client.token, style)).body).toEqual(expected);
+    const expected = {
+      messageCode: 'OK',
+      message: 'Order found.',
+      result: {
+        orderNumber: added.body.result,
+        externalOrderNumber,
+        extra1: 'gift',
+        extra2: 'two',
+        extra3: null,
+        extra4: null,
+        extra5: null,
+      },
+    };
+    expect((await sb.call('GET', `/v2/order/search?externalOrderNumber=${externalOrderNumber}`, { token: client.token })).body).toEqual(
+      expected,
+    );
+    expect((await sb.call('GET', `/order/search?ExternalOrderNumber=${externalOrderNumber}`, { token: client.token })).body).toEqual(
+      expected,
+    );
+    for (const style of bodyStyles)
+      expect((await sendV2(sb, 'POST', '/order/search', { externalOrderNumber }, client.token, style)).body).toEqual(expected);
     expect((await sb.call('POST', '/v2/order/search', { token: client.token, body: { externalOrderNumber } })).body).toEqual(expected);
   });
 
-  it('answers the same 200 NOK for an unknown number and for another client\'s, and a 400 NOK without a number', async () => {
+  it("answers the same 200 NOK for an unknown number and for another client's, and a 400 NOK without a number", async () => {
     const added = await add();
     const { externalOrderNumber } = (await v3Order(added.body.result)).data.attributes;
     for (const answer of [

@@ -25,7 +25,11 @@ async function shipped(owner = client, overrides: Record<string, unknown> = {}) 
   expect(added.body.messageCode).toBe('OK');
   const ship = await sb.call('POST', `/sandbox/orders/${added.body.result}/ship`, { token: owner.token });
   expect(ship.status).toBe(201);
-  return { shipmentId: ship.body.data.id as number, externalOrderNumber: order.externalOrderNumber as string, orderId: added.body.result as number };
+  return {
+    shipmentId: ship.body.data.id as number,
+    externalOrderNumber: order.externalOrderNumber as string,
+    orderId: added.body.result as number,
+  };
 }
 
 const get = (url: string, token = client.token) => sb.call('GET', url, { token });
@@ -39,8 +43,15 @@ describe('unsynced shipment lists and sync', () => {
     expect(answer.body.message).toBe(`Found ${answer.body.result.length} shipments that match your criteria.`);
     const shipment = answer.body.result.find((s: { id: number }) => s.id === shipmentId);
     expect(shipment).toMatchObject({
-      orderNumber: orderId, orderType: client.orderTypeIds[0], externalOrderNumber, numberOfColli: 1, totalNumberOfProducts: 2,
-      extra1: 'gift', currentTrackTraceStatus: 'labelled', currentTrackTraceExceptionLevel: 'success', warehouseAbbrevation: 'NR',
+      orderNumber: orderId,
+      orderType: client.orderTypeIds[0],
+      externalOrderNumber,
+      numberOfColli: 1,
+      totalNumberOfProducts: 2,
+      extra1: 'gift',
+      currentTrackTraceStatus: 'labelled',
+      currentTrackTraceExceptionLevel: 'success',
+      warehouseAbbrevation: 'NR',
       mainShippingMethodId: client.mainShippingMethodIds[0],
     });
     expect(shipment.shippedProducts).toEqual([expect.objectContaining({ sku: 'V2-MUG', quantity: 2, serialNrs: [], parts: [] })]);
@@ -58,7 +69,7 @@ describe('unsynced shipment lists and sync', () => {
     expect(ids(await get('/v2/shipment/get/labeled'))).not.toContain(shipmentId);
   });
 
-  it('syncs nothing when one id is another client\'s or unknown, and returns the ids not found', async () => {
+  it("syncs nothing when one id is another client's or unknown, and returns the ids not found", async () => {
     const mine = await shipped();
     const theirs = await shipped(other);
     for (const url of ['/v2/shipment/sync', '/v2/shipment/sync/labeled']) {
@@ -82,24 +93,42 @@ describe('unsynced shipment lists and sync', () => {
       const labeled = await sendV2(sb, 'POST', '/shipment/byordertype/labeled', { orderTypes: [second] }, client.token, style);
       expect(labeled.body.result.map((s: { id: number }) => s.id)).toEqual([shipmentId]);
     }
-    expect((await sb.call('POST', '/v2/shipment/byordertype', { token: client.token, body: { orderTypes: [client.orderTypeIds[2]] } })).body.result).toEqual([]);
+    expect(
+      (await sb.call('POST', '/v2/shipment/byordertype', { token: client.token, body: { orderTypes: [client.orderTypeIds[2]] } })).body
+        .result,
+    ).toEqual([]);
   });
 
   it('answers at most 100 shipments', async () => {
     const rows = await sb.database.db.select().from(schema.shipments).where(eq(schema.shipments.clientId, client.id));
     const template = rows[0];
     const { id: _id, ...copy } = template;
-    const copies = await sb.database.db.insert(schema.shipments).values(Array.from({ length: 105 }, () => ({ ...copy, synced: false }))).returning({ id: schema.shipments.id });
+    const copies = await sb.database.db
+      .insert(schema.shipments)
+      .values(Array.from({ length: 105 }, () => ({ ...copy, synced: false })))
+      .returning({ id: schema.shipments.id });
     expect((await get('/v2/shipment/get')).body.result).toHaveLength(100);
     expect((await get('/v2/shipment/get')).body.message).toBe('Found 100 shipments that match your criteria.');
     // Out of the way of the next tests: synced, and shipped long ago.
-    await sb.database.db.update(schema.shipments).set({ synced: true, labeledSynced: true, shippedOn: new Date(Date.now() - 3 * 86_400_000), tracking: null })
-      .where(inArray(schema.shipments.id, copies.map((c) => c.id)));
+    await sb.database.db
+      .update(schema.shipments)
+      .set({ synced: true, labeledSynced: true, shippedOn: new Date(Date.now() - 3 * 86_400_000), tracking: null })
+      .where(
+        inArray(
+          schema.shipments.id,
+          copies.map((c) => c.id),
+        ),
+      );
   });
 
   it('refuses an empty or malformed sync body', async () => {
-    expect((await sb.call('POST', '/v2/shipment/sync', { token: client.token, body: { ids: [] } })).body.message).toBe('Unable to process request due to malformed contents');
-    expect((await sb.call('POST', '/v2/shipment/sync', { token: client.token, payload: '', headers: { 'content-type': 'application/json' } })).body.message).toBe('We were unable to parse your request, resulting in an empty value. Please check your input.');
+    expect((await sb.call('POST', '/v2/shipment/sync', { token: client.token, body: { ids: [] } })).body.message).toBe(
+      'Unable to process request due to malformed contents',
+    );
+    expect(
+      (await sb.call('POST', '/v2/shipment/sync', { token: client.token, payload: '', headers: { 'content-type': 'application/json' } }))
+        .body.message,
+    ).toBe('We were unable to parse your request, resulting in an empty value. Please check your input.');
   });
 });
 
@@ -111,15 +140,33 @@ describe('POST /shipment/search', () => {
       for (const style of bodyStyles) {
         const answer = await sendV2(sb, 'POST', '/shipment/search', criteria, client.token, style);
         expect(answer.body.message).toBe('Found 1 shipments that match your criteria.');
-        expect(answer.body.result[0]).toMatchObject({ id: shipmentId, externalOrderNumber, numberOfColli: 1, totalNumberOfProducts: 2, warehouseAbbreviation: 'NR', currentTrackTraceStatus: 'labelled' });
-        expect(answer.body.result[0].shipmentItems).toEqual([{ shipmentItemId: expect.any(Number), quantity: 2, sku: 'V2-MUG', lotNumber: null }]);
+        expect(answer.body.result[0]).toMatchObject({
+          id: shipmentId,
+          externalOrderNumber,
+          numberOfColli: 1,
+          totalNumberOfProducts: 2,
+          warehouseAbbreviation: 'NR',
+          currentTrackTraceStatus: 'labelled',
+        });
+        expect(answer.body.result[0].shipmentItems).toEqual([
+          { shipmentItemId: expect.any(Number), quantity: 2, sku: 'V2-MUG', lotNumber: null },
+        ]);
       }
     }
     expect(ids(await sb.call('POST', '/v2/shipment/search', { token: client.token }))).toContain(shipmentId);
-    expect((await sb.call('POST', '/shipment/search', { token: client.token, body: { shippingDate: '2020-01-01' } })).body.result).toEqual([]);
+    expect((await sb.call('POST', '/shipment/search', { token: client.token, body: { shippingDate: '2020-01-01' } })).body.result).toEqual(
+      [],
+    );
     // Another client's shipment is not found, nor is a day-old one without criteria.
-    expect((await sb.call('POST', '/shipment/search', { token: other.token, body: { id: shipmentId } })).body).toEqual({ messageCode: 'NOK', message: 'Shipment not found.', result: null });
-    await sb.database.db.update(schema.shipments).set({ shippedOn: new Date(Date.now() - 25 * 3600_000) }).where(eq(schema.shipments.id, shipmentId));
+    expect((await sb.call('POST', '/shipment/search', { token: other.token, body: { id: shipmentId } })).body).toEqual({
+      messageCode: 'NOK',
+      message: 'Shipment not found.',
+      result: null,
+    });
+    await sb.database.db
+      .update(schema.shipments)
+      .set({ shippedOn: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(schema.shipments.id, shipmentId));
     expect(ids(await sb.call('POST', '/shipment/search', { token: client.token, body: {} }))).not.toContain(shipmentId);
   });
 });
@@ -130,13 +177,31 @@ describe('GET /v2/shipment/tracktracestatus', () => {
     const answer = await get('/v2/shipment/tracktracestatus');
     expect(answer.body.message).toBe('Found track trace status data');
     expect(answer.body.result.find((t: { shipmentId: number }) => t.shipmentId === shipmentId)).toMatchObject({
-      externalOrderNumber, currentTrackTraceStatus: 1, currentTrackTraceExceptionLevel: 1, shipmentMethod: expect.any(String), currentTrackTraceStatusDateTime: expect.any(String),
+      externalOrderNumber,
+      currentTrackTraceStatus: 1,
+      currentTrackTraceExceptionLevel: 1,
+      shipmentMethod: expect.any(String),
+      currentTrackTraceStatusDateTime: expect.any(String),
     });
     const [row] = await sb.database.db.select().from(schema.shipments).where(eq(schema.shipments.id, shipmentId));
-    await sb.database.db.update(schema.shipments).set({ tracking: { ...row.tracking!, stage: '1ST_ATTEMPT', status: 'WARNING' } }).where(eq(schema.shipments.id, shipmentId));
-    expect((await get('/shipment/tracktracestatus')).body.result.find((t: { shipmentId: number }) => t.shipmentId === shipmentId)).toMatchObject({ currentTrackTraceStatus: 10, currentTrackTraceExceptionLevel: 2 });
-    await sb.database.db.update(schema.shipments).set({ tracking: { ...row.tracking!, stage: 'DELIVERED' } }).where(eq(schema.shipments.id, shipmentId));
-    expect((await get('/v2/shipment/tracktracestatus')).body.result.map((t: { shipmentId: number }) => t.shipmentId)).not.toContain(shipmentId);
-    expect((await get('/v2/shipment/tracktracestatus', other.token)).body.result.map((t: { externalOrderNumber: string }) => t.externalOrderNumber)).not.toContain(externalOrderNumber);
+    await sb.database.db
+      .update(schema.shipments)
+      .set({ tracking: { ...row.tracking!, stage: '1ST_ATTEMPT', status: 'WARNING' } })
+      .where(eq(schema.shipments.id, shipmentId));
+    expect(
+      (await get('/shipment/tracktracestatus')).body.result.find((t: { shipmentId: number }) => t.shipmentId === shipmentId),
+    ).toMatchObject({ currentTrackTraceStatus: 10, currentTrackTraceExceptionLevel: 2 });
+    await sb.database.db
+      .update(schema.shipments)
+      .set({ tracking: { ...row.tracking!, stage: 'DELIVERED' } })
+      .where(eq(schema.shipments.id, shipmentId));
+    expect((await get('/v2/shipment/tracktracestatus')).body.result.map((t: { shipmentId: number }) => t.shipmentId)).not.toContain(
+      shipmentId,
+    );
+    expect(
+      (await get('/v2/shipment/tracktracestatus', other.token)).body.result.map(
+        (t: { externalOrderNumber: string }) => t.externalOrderNumber,
+      ),
+    ).not.toContain(externalOrderNumber);
   });
 });

@@ -14,7 +14,11 @@ const get = (url: string, token = client.token) => sb.call('GET', url, { token }
 const post = (url: string, body: unknown, token = client.token) => sb.call('POST', url, { token, body });
 
 async function purchaseOrder(items: { sku: string; quantity: number }[], token = client.token) {
-  const answer = await post('/purchaseorder/add', { reference: uniqueNumber('PO'), comment: 'Remark', warehouseId: 1, purchaseOrderItems: items }, token);
+  const answer = await post(
+    '/purchaseorder/add',
+    { reference: uniqueNumber('PO'), comment: 'Remark', warehouseId: 1, purchaseOrderItems: items },
+    token,
+  );
   if (answer.body.messageCode !== 'OK') throw new Error(answer.raw);
   return answer.body.result as number;
 }
@@ -30,15 +34,32 @@ beforeAll(async () => {
     { sku: 'V2S-E', name: 'Economic stock', useEconomicStock: true },
     { sku: 'V2S-L', name: 'Lots', hasLotNumber: true },
     { sku: 'V2S-N', name: 'Never stocked' },
-  ]) ids[product.sku] = (await post('/product/add', product)).body.result;
-  await post('/product/add', { sku: 'V2S-A', name: 'Another client\'s' }, other.token);
-  ids.po = await purchaseOrder([{ sku: 'V2S-A', quantity: 20 }, { sku: 'V2S-E', quantity: 10 }, { sku: 'V2S-L', quantity: 3 }]);
-  await receive(ids.po, [{ sku: 'V2S-A', quantity: 12 }, { sku: 'V2S-E', quantity: 4 }, { sku: 'V2S-L', quantity: 3 }]);
+  ])
+    ids[product.sku] = (await post('/product/add', product)).body.result;
+  await post('/product/add', { sku: 'V2S-A', name: "Another client's" }, other.token);
+  ids.po = await purchaseOrder([
+    { sku: 'V2S-A', quantity: 20 },
+    { sku: 'V2S-E', quantity: 10 },
+    { sku: 'V2S-L', quantity: 3 },
+  ]);
+  await receive(ids.po, [
+    { sku: 'V2S-A', quantity: 12 },
+    { sku: 'V2S-E', quantity: 4 },
+    { sku: 'V2S-L', quantity: 3 },
+  ]);
   // 3 units of A ordered; 2 of A on a location excluded from fulfilment.
   await post('/v3/orders', orderDocument(client, { items: [{ sku: 'V2S-A', quantity: 3 }] }));
-  const [row] = await sb.database.db.select().from(schema.stock).where(and(eq(schema.stock.clientId, client.id), eq(schema.stock.sku, 'V2S-A')));
-  await sb.database.db.update(schema.stock).set({ quantity: row.quantity - 2 }).where(eq(schema.stock.id, row.id));
-  await sb.database.db.insert(schema.stock).values({ ...row, id: undefined, quantity: 2, locationType: 'RETURN', locationCode: 'NR-RET-1' } as never);
+  const [row] = await sb.database.db
+    .select()
+    .from(schema.stock)
+    .where(and(eq(schema.stock.clientId, client.id), eq(schema.stock.sku, 'V2S-A')));
+  await sb.database.db
+    .update(schema.stock)
+    .set({ quantity: row.quantity - 2 })
+    .where(eq(schema.stock.id, row.id));
+  await sb.database.db
+    .insert(schema.stock)
+    .values({ ...row, id: undefined, quantity: 2, locationType: 'RETURN', locationCode: 'NR-RET-1' } as never);
   await receive(await purchaseOrder([{ sku: 'V2S-A', quantity: 1 }], other.token), undefined, other.token);
 });
 afterAll(() => sb.close());
@@ -47,7 +68,16 @@ afterAll(() => sb.close());
 async function v3Totals(productId: number) {
   const levels: Record<string, number>[] = (await get(`/v3/stockLevels/${productId}`)).body.data.attributes.levels;
   const sum = (key: string) => levels.reduce((total, level) => total + level[key], 0);
-  return { physical: sum('physical'), expected: sum('expected'), outbound: sum('outbound'), stock: sum('stock'), unavailable: sum('unavailable'), free: sum('free'), economic: sum('economic'), available: sum('available') };
+  return {
+    physical: sum('physical'),
+    expected: sum('expected'),
+    outbound: sum('outbound'),
+    stock: sum('stock'),
+    unavailable: sum('unavailable'),
+    free: sum('free'),
+    economic: sum('economic'),
+    available: sum('available'),
+  };
 }
 
 describe('GET /v2/stock/get/{sku}', () => {
@@ -56,15 +86,32 @@ describe('GET /v2/stock/get/{sku}', () => {
     expect(answer.status).toBe(200);
     const v3 = await v3Totals(ids['V2S-A']);
     expect(answer.body).toEqual({
-      messageCode: 'OK', message: 'Request processed successfully.',
+      messageCode: 'OK',
+      message: 'Request processed successfully.',
       result: {
-        name: 'Available stock', sku: 'V2S-A', productId: ids['V2S-A'], useEconomicStock: false,
-        physicalStock: v3.physical, expectedStock: v3.expected, orderedStock: v3.stock - v3.free, unavailableStock: v3.unavailable,
-        freeStock: v3.free, economicStock: v3.economic, availableStock: v3.available, thts: [],
+        name: 'Available stock',
+        sku: 'V2S-A',
+        productId: ids['V2S-A'],
+        useEconomicStock: false,
+        physicalStock: v3.physical,
+        expectedStock: v3.expected,
+        orderedStock: v3.stock - v3.free,
+        unavailableStock: v3.unavailable,
+        freeStock: v3.free,
+        economicStock: v3.economic,
+        availableStock: v3.available,
+        thts: [],
       },
     });
     // 12 received, 3 ordered, 8 still expected, 2 on a RETURN location: available is free minus those 2.
-    expect(answer.body.result).toMatchObject({ physicalStock: 12, expectedStock: 8, orderedStock: 3, freeStock: 9, economicStock: 17, availableStock: 7 });
+    expect(answer.body.result).toMatchObject({
+      physicalStock: 12,
+      expectedStock: 8,
+      orderedStock: 3,
+      freeStock: 9,
+      economicStock: 17,
+      availableStock: 7,
+    });
   });
 
   it('lists lots and best-before dates, and zeroes for a product never stocked', async () => {
@@ -82,7 +129,7 @@ describe('GET /stock/get/{sku}', () => {
   });
 });
 
-describe('unknown and another client\'s skus', () => {
+describe("unknown and another client's skus", () => {
   it('answer the same 200 NOK on both stock calls, never a 404', async () => {
     for (const url of ['/stock/get/NOPE', '/v2/stock/get/NOPE', '/stock/get/V2S-E', '/v2/stock/get/V2S-L']) {
       const answer = await get(url, other.token);
@@ -138,7 +185,12 @@ describe('stock mutations', () => {
     const order = (await post('/v3/orders', orderDocument(client, { items: [{ sku: 'V2S-L', quantity: 2 }] }))).body.data;
     shipmentId = (await post(`/sandbox/orders/${order.id}/ship`, undefined)).body.data.id;
     const reasonId = (await get('/settings/get')).body.result.returnReasons[0].id;
-    const returned = await post(`/sandbox/shipments/${shipmentId}/return`, { items: [{ sku: 'V2S-L', quantity: 1, condition: 'RETURN', returnReasonId: reasonId }, { sku: 'V2S-L', quantity: 1, condition: 'DAMAGED' }] });
+    const returned = await post(`/sandbox/shipments/${shipmentId}/return`, {
+      items: [
+        { sku: 'V2S-L', quantity: 1, condition: 'RETURN', returnReasonId: reasonId },
+        { sku: 'V2S-L', quantity: 1, condition: 'DAMAGED' },
+      ],
+    });
     expect(returned.status, returned.raw).toBe(201);
     ids.orderId = order.id;
   });
@@ -147,13 +199,30 @@ describe('stock mutations', () => {
     const answer = await get('/v2/stockmutation/get');
     expect(answer.status).toBe(200);
     const mutations = answer.body.result;
-    expect(mutations.map((m: any) => [m.sku, m.type, m.quantity])).toEqual([['V2S-A', 1, 12], ['V2S-E', 1, 4], ['V2S-L', 1, 3], ['V2S-E', 1, 1], ['V2S-L', 3, 1]]);
+    expect(mutations.map((m: any) => [m.sku, m.type, m.quantity])).toEqual([
+      ['V2S-A', 1, 12],
+      ['V2S-E', 1, 4],
+      ['V2S-L', 1, 3],
+      ['V2S-E', 1, 1],
+      ['V2S-L', 3, 1],
+    ]);
     const reference = (await get(`/v3/inboundPackingSlips/${ids.po}`)).body.data.attributes.reference;
     expect(mutations[0]).toMatchObject({
-      warehouseCode: 'NR', locationType: 'PICKABLE', supplierId: null, shippingId: null, orderNumber: null, returnReason: null,
+      warehouseCode: 'NR',
+      locationType: 'PICKABLE',
+      supplierId: null,
+      shippingId: null,
+      orderNumber: null,
+      returnReason: null,
       purchaseOrders: [{ purchaseOrderId: ids.po, purchaseOrderReference: reference, purchaseOrderRemark: 'Remark' }],
     });
-    expect(mutations[4]).toMatchObject({ shippingId: shipmentId, orderNumber: ids.orderId, externalOrderNumber: expect.any(String), returnReason: expect.any(String), purchaseOrders: [] });
+    expect(mutations[4]).toMatchObject({
+      shippingId: shipmentId,
+      orderNumber: ids.orderId,
+      externalOrderNumber: expect.any(String),
+      returnReason: expect.any(String),
+      purchaseOrders: [],
+    });
     expect((await get('/stockmutation/get', other.token)).body.result.map((m: any) => m.sku)).toEqual(['V2S-A']);
   });
 
@@ -173,7 +242,10 @@ describe('stock mutations', () => {
   });
 
   it('only lists the last 7 days on the client clock', async () => {
-    await sb.database.db.update(schema.clients).set({ clockOffsetSeconds: 8 * 86_400 }).where(eq(schema.clients.id, client.id));
+    await sb.database.db
+      .update(schema.clients)
+      .set({ clockOffsetSeconds: 8 * 86_400 })
+      .where(eq(schema.clients.id, client.id));
     expect((await get('/v2/stockmutation/get')).body.result).toEqual([]);
     await sb.database.db.update(schema.clients).set({ clockOffsetSeconds: 0 }).where(eq(schema.clients.id, client.id));
   });

@@ -23,15 +23,21 @@ const shipmentsOf = async (orderId: number) => (await call('GET', `/v3/shipments
 async function createProduct(sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) {
   const answer = await call('POST', '/v3/products', {
     data: {
-      type: 'product', attributes: { sku, name: `Product ${sku}`, ...attributes },
-      ...(parts ? { relationships: { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } } } : {}),
+      type: 'product',
+      attributes: { sku, name: `Product ${sku}`, ...attributes },
+      ...(parts
+        ? { relationships: { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } } }
+        : {}),
     },
   });
   expect(answer.status, answer.raw).toBe(201);
   products[sku] = answer.body.data.id;
 }
 
-async function placeOrder(items: { sku: string; quantity: number }[], opts: { attributes?: Record<string, unknown>; delivery?: Record<string, unknown> } = {}) {
+async function placeOrder(
+  items: { sku: string; quantity: number }[],
+  opts: { attributes?: Record<string, unknown>; delivery?: Record<string, unknown> } = {},
+) {
   const answer = await call('POST', '/v3/orders', orderDocument(client, { externalOrderNumber: uniqueNumber('WH'), items, ...opts }));
   expect(answer.status, answer.raw).toBe(201);
   return answer.body.data.id as number;
@@ -39,14 +45,17 @@ async function placeOrder(items: { sku: string; quantity: number }[], opts: { at
 
 /** Stock levels in NR, and the invariants every level keeps. */
 async function levelsOf(sku: string) {
-  const level = (await call('GET', `/v3/stockLevels/${products[sku]}`)).body.data.attributes.levels.find((l: { warehouse: string }) => l.warehouse === 'NR');
+  const level = (await call('GET', `/v3/stockLevels/${products[sku]}`)).body.data.attributes.levels.find(
+    (l: { warehouse: string }) => l.warehouse === 'NR',
+  );
   const stockRows = (await call('GET', `/v3/stock?filter[sku][in]=${sku}`)).body.data;
   expect(level.free).toBeGreaterThanOrEqual(0);
   expect(level.physical).toBe(stockRows.reduce((sum: number, s: { attributes: { quantity: number } }) => sum + s.attributes.quantity, 0));
   return level;
 }
 
-const mutationsOf = async (sku: string) => (await call('GET', '/v3/stockMutations')).body.data.filter((m: any) => m.attributes.sku === sku).map((m: any) => m.attributes);
+const mutationsOf = async (sku: string) =>
+  (await call('GET', '/v3/stockMutations')).body.data.filter((m: any) => m.attributes.sku === sku).map((m: any) => m.attributes);
 
 beforeAll(async () => {
   sb = await startSandbox({ sandboxStepSeconds: step });
@@ -55,13 +64,23 @@ beforeAll(async () => {
   // Every event of the spec, each to its own path of the receiver.
   for (const event of [...webhookEvents.shipment, ...webhookEvents.inbound]) {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    await sb.database.db.insert(schema.webhooks).values({ clientId: client.id, entity: event.split('.')[0], event, targetUrl: receiver.url(`/${event}`), secret });
+    await sb.database.db
+      .insert(schema.webhooks)
+      .values({ clientId: client.id, entity: event.split('.')[0], event, targetUrl: receiver.url(`/${event}`), secret });
     receiver.secrets.set(`/${event}`, secret);
   }
   await createProduct('SHIRT', { hasSerialNumber: true });
   await createProduct('MUG', { hasLotNumber: true });
-  await createProduct('CHEESE', { hasExpirationDate: true, expirationDate: 'SCAN_AT_INBOUND', expirationDateMargin: 10, expirationDateWarning: 30 });
-  await createProduct('GIFTBOX', { type: 'BUNDLE' }, [{ id: products.SHIRT, quantity: 1 }, { id: products.MUG, quantity: 2 }]);
+  await createProduct('CHEESE', {
+    hasExpirationDate: true,
+    expirationDate: 'SCAN_AT_INBOUND',
+    expirationDateMargin: 10,
+    expirationDateWarning: 30,
+  });
+  await createProduct('GIFTBOX', { type: 'BUNDLE' }, [
+    { id: products.SHIRT, quantity: 1 },
+    { id: products.MUG, quantity: 2 },
+  ]);
 });
 afterAll(async () => {
   await receiver.close();
@@ -100,7 +119,10 @@ describe('the warehouse on the client clock', () => {
 
   let orderId: number;
   it('ships an order READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP → SHIPPED, one status per step, with stock reserved then booked out', async () => {
-    orderId = await placeOrder([{ sku: 'SHIRT', quantity: 2 }, { sku: 'MUG', quantity: 1 }]);
+    orderId = await placeOrder([
+      { sku: 'SHIRT', quantity: 2 },
+      { sku: 'MUG', quantity: 1 },
+    ]);
     expect((await levelsOf('SHIRT')).free).toBe(8);
 
     await advance(1);
@@ -119,19 +141,38 @@ describe('the warehouse on the client clock', () => {
     expect(seen).toEqual(['READY_TO_PICK', 'READY_TO_SORT', 'READY_TO_SHIP', 'SHIPPED']);
     const document = await shipmentsOf(orderId);
     [shipment] = document.data;
-    expect(shipment.attributes).toMatchObject({ weight: expect.any(Number), invoicingWeight: expect.any(Number), basketPicture: expect.stringMatching(/^https:/) });
+    expect(shipment.attributes).toMatchObject({
+      weight: expect.any(Number),
+      invoicingWeight: expect.any(Number),
+      basketPicture: expect.stringMatching(/^https:/),
+    });
     expect(shipment.attributes.tracking).toMatchObject({ stage: 'LABELLED', status: 'OK', number: expect.any(String) });
-    expect(shipment.attributes.colli).toEqual([{ number: 1, parcelNumber: shipment.attributes.tracking.number, trackingUrl: shipment.attributes.tracking.url }]);
+    expect(shipment.attributes.colli).toEqual([
+      { number: 1, parcelNumber: shipment.attributes.tracking.number, trackingUrl: shipment.attributes.tracking.url },
+    ]);
     const shirt = document.included.find((i: any) => i.attributes.sku === 'SHIRT').attributes;
     const mug = document.included.find((i: any) => i.attributes.sku === 'MUG').attributes;
     expect(shirt.serialNumbers).toHaveLength(2);
     expect(mug.lotNumber).toEqual(expect.any(String));
 
     expect(await levelsOf('SHIRT')).toMatchObject({ physical: 8, outbound: 0, free: 8 });
-    expect((await mutationsOf('SHIRT')).map((m: any) => [m.type, m.quantity])).toEqual([['INBOUND', 10], ['SHIPMENT', -2]]);
+    expect((await mutationsOf('SHIRT')).map((m: any) => [m.type, m.quantity])).toEqual([
+      ['INBOUND', 10],
+      ['SHIPMENT', -2],
+    ]);
     const [order] = await sb.database.db.select().from(schema.orders).where(eq(schema.orders.id, orderId));
     expect(order.fulfilledAt).not.toBeNull();
-    expect((await call('PUT', `/v3/orders/${orderId}`, { data: { type: 'order', id: orderId, attributes: { externalOrderNumber: order.externalOrderNumber, locale: 'nl-NL', onHold: false } } })).status).toBe(422);
+    expect(
+      (
+        await call('PUT', `/v3/orders/${orderId}`, {
+          data: {
+            type: 'order',
+            id: orderId,
+            attributes: { externalOrderNumber: order.externalOrderNumber, locale: 'nl-NL', onHold: false },
+          },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it('moves the tracking stage after SHIPPED until DELIVERED, and the shipment never changes otherwise', async () => {
@@ -150,14 +191,27 @@ describe('the warehouse on the client clock', () => {
     const onHold = await placeOrder([{ sku: 'SHIRT', quantity: 1 }], { attributes: { onHold: true } });
     const waits = await placeOrder([{ sku: 'CHEESE', quantity: 9 }]);
     const bundle = await placeOrder([{ sku: 'GIFTBOX', quantity: 2 }]);
-    const partial = await placeOrder([{ sku: 'CHEESE', quantity: 3 }, { sku: 'MUG', quantity: 50 }], { attributes: { allowPartialDelivery: true } });
+    const partial = await placeOrder(
+      [
+        { sku: 'CHEESE', quantity: 3 },
+        { sku: 'MUG', quantity: 50 },
+      ],
+      { attributes: { allowPartialDelivery: true } },
+    );
     await advance(1);
     expect((await shipmentsOf(onHold)).data).toEqual([]);
     expect((await shipmentsOf(waits)).data).toEqual([]);
     const partialShipment = await shipmentsOf(partial);
-    expect(partialShipment.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([['CHEESE', 3], ['MUG', 1]]);
+    expect(partialShipment.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([
+      ['CHEESE', 3],
+      ['MUG', 1],
+    ]);
     const bundleShipment = await shipmentsOf(bundle);
-    expect(bundleShipment.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([['GIFTBOX', 2], ['SHIRT', 2], ['MUG', 4]]);
+    expect(bundleShipment.included.map((i: any) => [i.attributes.sku, i.attributes.quantity])).toEqual([
+      ['GIFTBOX', 2],
+      ['SHIRT', 2],
+      ['MUG', 4],
+    ]);
     expect(bundleShipment.included.find((i: any) => i.attributes.sku === 'MUG').relationships.orderItem.data).toBeNull();
 
     await advance(4 * step);
@@ -191,7 +245,10 @@ describe('the warehouse on the client clock', () => {
     expect(shipped.status, shipped.raw).toBe(201);
     expect(shipped.body.data.attributes.status).toBe('SHIPPED');
     const mugs = await mutationsOf('MUG');
-    expect(mugs.slice(-2).map((m: any) => [m.type, m.correctionCode, m.quantity])).toEqual([['CORRECTION', 'ADJUSTMENT', 2], ['SHIPMENT', null, -2]]);
+    expect(mugs.slice(-2).map((m: any) => [m.type, m.correctionCode, m.quantity])).toEqual([
+      ['CORRECTION', 'ADJUSTMENT', 2],
+      ['SHIPMENT', null, -2],
+    ]);
     expect(await levelsOf('MUG')).toMatchObject({ physical: 0 });
   });
 
@@ -217,16 +274,25 @@ describe('the warehouse on the client clock', () => {
   it('returns goods of a shipment: return items with condition, RETURN mutations, damaged goods in DAMAGED quality', async () => {
     const [shipment] = (await shipmentsOf(orderId)).data;
     const returned = await call('POST', `/sandbox/shipments/${shipment.id}/return`, {
-      items: [{ sku: 'SHIRT', quantity: 1, condition: 'RETURN' }, { sku: 'MUG', quantity: 1, condition: 'DAMAGED', comment: 'Broken handle' }],
+      items: [
+        { sku: 'SHIRT', quantity: 1, condition: 'RETURN' },
+        { sku: 'MUG', quantity: 1, condition: 'DAMAGED', comment: 'Broken handle' },
+      ],
     });
     expect(returned.status, returned.raw).toBe(201);
-    expect(returned.body.data.map((r: any) => [r.attributes.sku, r.attributes.condition, r.attributes.restockIn])).toEqual([['SHIRT', 'RETURN', 'NR'], ['MUG', 'DAMAGED', null]]);
+    expect(returned.body.data.map((r: any) => [r.attributes.sku, r.attributes.condition, r.attributes.restockIn])).toEqual([
+      ['SHIRT', 'RETURN', 'NR'],
+      ['MUG', 'DAMAGED', null],
+    ]);
     const listed = (await call('GET', '/v3/returnItems')).body.data;
     expect(listed.map((r: any) => r.id)).toEqual(returned.body.data.map((r: any) => r.id));
     expect((await mutationsOf('SHIRT')).at(-1)).toMatchObject({ type: 'RETURN', quantity: 1 });
     expect(await levelsOf('MUG')).toMatchObject({ physical: 1, damaged: 1, stock: 0 });
     const notShipped = await placeOrder([{ sku: 'SHIRT', quantity: 1 }], { attributes: { onHold: true } });
-    expect((await call('POST', `/sandbox/shipments/${shipment.id}/return`, { items: [{ sku: 'CHEESE', quantity: 1, condition: 'RETURN' }] })).status).toBe(404);
+    expect(
+      (await call('POST', `/sandbox/shipments/${shipment.id}/return`, { items: [{ sku: 'CHEESE', quantity: 1, condition: 'RETURN' }] }))
+        .status,
+    ).toBe(404);
     expect(notShipped).toBeGreaterThan(0);
   });
 
@@ -252,8 +318,18 @@ describe('the warehouse on the client clock', () => {
     const byEntity = new Map<string, string[]>();
     for (const r of got) byEntity.set(`${r.data.type}:${r.data.id}`, [...(byEntity.get(`${r.data.type}:${r.data.id}`) ?? []), r.type]);
     const [firstShipment] = (await shipmentsOf(orderId)).data;
-    expect(byEntity.get(`shipment:${firstShipment.id}`)).toEqual(['shipment.created.3', 'shipment.readyToPick.3', 'shipment.readyToShip.3', 'shipment.shipped.3']);
-    expect(byEntity.get(`inbound:${inboundId}`)).toEqual(['inbound.processing', 'inbound.checking', 'inbound.checked', 'inbound.processed']);
+    expect(byEntity.get(`shipment:${firstShipment.id}`)).toEqual([
+      'shipment.created.3',
+      'shipment.readyToPick.3',
+      'shipment.readyToShip.3',
+      'shipment.shipped.3',
+    ]);
+    expect(byEntity.get(`inbound:${inboundId}`)).toEqual([
+      'inbound.processing',
+      'inbound.checking',
+      'inbound.checked',
+      'inbound.processed',
+    ]);
     const shipped = got.find((r) => r.type === 'shipment.shipped.3' && r.data.id === firstShipment.id)!;
     expect(shipped.data.attributes.status).toBe('SHIPPED');
     expect(shipped.data.links.self).toBe(`http://sandbox.test/v3/shipments/${firstShipment.id}`);
@@ -275,7 +351,7 @@ describe('the warehouse on the client clock', () => {
     expect(await levelsOf('CHEESE')).toMatchObject({ expired: 2, stock: 0 });
   });
 
-  it('moves only the caller\'s clock', async () => {
+  it("moves only the caller's clock", async () => {
     const other = await sb.newClient();
     const [row] = await sb.database.db.select().from(schema.clients).where(eq(schema.clients.id, other.id));
     expect(row.clockOffsetSeconds).toBe(0);

@@ -19,7 +19,9 @@ beforeAll(async () => {
   receiver = await startReceiver();
   for (const event of webhookEvents.inbound) {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    await sb.database.db.insert(schema.webhooks).values({ clientId: client.id, entity: 'inbound', event, targetUrl: receiver.url(`/${event}`), secret });
+    await sb.database.db
+      .insert(schema.webhooks)
+      .values({ clientId: client.id, entity: 'inbound', event, targetUrl: receiver.url(`/${event}`), secret });
     receiver.secrets.set(`/${event}`, secret);
   }
   await createProducts(sb, client.token, ['BOOK', 'PEN']);
@@ -52,19 +54,31 @@ describe('inbound events', () => {
     await dispatchDue(sb.database.db, { allowPrivateTargets: true });
     const events = eventsOf(inboundId);
     expect(events.map((e) => [e.type, e.data.attributes.status])).toEqual([
-      ['inbound.processing', 'PROCESSING'], ['inbound.checking', 'CHECKING'], ['inbound.checked', 'CHECKED'], ['inbound.processed', 'COMPLETED'],
+      ['inbound.processing', 'PROCESSING'],
+      ['inbound.checking', 'CHECKING'],
+      ['inbound.checked', 'CHECKED'],
+      ['inbound.processed', 'COMPLETED'],
     ]);
     expect(events.every((e) => e.verified)).toBe(true);
   });
 
   it('adds inbound.checkingUpdate when the goods differ from the slip', async () => {
     const received = await sb.call('POST', `/sandbox/inboundPackingSlips/${await announce()}/receive`, {
-      token: client.token, body: { items: [{ sku: 'BOOK', quantity: 3 }, { sku: 'PEN', quantity: 2 }] },
+      token: client.token,
+      body: {
+        items: [
+          { sku: 'BOOK', quantity: 3 },
+          { sku: 'PEN', quantity: 2 },
+        ],
+      },
     });
     expect(received.status, received.raw).toBe(201);
     await dispatchDue(sb.database.db, { allowPrivateTargets: true });
     expect(eventsOf(received.body.data.id).map((e) => [e.type, e.data.attributes.status])).toEqual([
-      ['inbound.processing', 'PROCESSING'], ['inbound.checking', 'CHECKING'], ['inbound.checkingUpdate', 'CHECKING'], ['inbound.checked', 'CHECKED'],
+      ['inbound.processing', 'PROCESSING'],
+      ['inbound.checking', 'CHECKING'],
+      ['inbound.checkingUpdate', 'CHECKING'],
+      ['inbound.checked', 'CHECKED'],
     ]);
   });
 });

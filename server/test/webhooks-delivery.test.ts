@@ -38,9 +38,16 @@ beforeEach(() => {
 /** A webhook row as the webhooks service stores it, with its own secret and receiver path. */
 async function createWebhook(db: Db, clientId: number, event: string, path: string) {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const [row] = await db.insert(schema.webhooks).values({
-    clientId, entity: event.split('.')[0], event, targetUrl: receiver.url(path), secret,
-  }).returning();
+  const [row] = await db
+    .insert(schema.webhooks)
+    .values({
+      clientId,
+      entity: event.split('.')[0],
+      event,
+      targetUrl: receiver.url(path),
+      secret,
+    })
+    .returning();
   receiver.secrets.set(path, secret);
   return row;
 }
@@ -48,7 +55,11 @@ async function createWebhook(db: Db, clientId: number, event: string, path: stri
 async function emit(db: Db, clientId: number, type: string, entityId: number, status: string) {
   await db.transaction(async (tx) => {
     await emitEvent(tx as unknown as Db, clientId, {
-      type, entity: 'shipment', entityId, occurredOn: new Date(), data: { type: 'shipment', id: entityId, attributes: { status } },
+      type,
+      entity: 'shipment',
+      entityId,
+      occurredOn: new Date(),
+      data: { type: 'shipment', id: entityId, attributes: { status } },
     });
   });
 }
@@ -77,9 +88,18 @@ describe('delivery', () => {
     expect(log.status).toBe(200);
     expect(log.body.data).toHaveLength(1);
     expect(log.body.data[0].attributes).toMatchObject({
-      eventId: got[0].id, event: 'shipment.created.3', entity: 'shipment', entityId: 101, status: 'DELIVERED', attempts: 1, lastStatusCode: 200, nextAttemptOn: null,
+      eventId: got[0].id,
+      event: 'shipment.created.3',
+      entity: 'shipment',
+      entityId: 101,
+      status: 'DELIVERED',
+      attempts: 1,
+      lastStatusCode: 200,
+      nextAttemptOn: null,
     });
-    expect(log.body.data[0].attributes.log).toEqual([expect.objectContaining({ statusCode: 200, durationMs: expect.any(Number), error: null })]);
+    expect(log.body.data[0].attributes.log).toEqual([
+      expect.objectContaining({ statusCode: 200, durationMs: expect.any(Number), error: null }),
+    ]);
     expect(shipped.isActive).toBe(true);
     // Nothing is left to send.
     expect(await dispatchDue(sb.database.db, options)).toEqual({ attempted: 0, delivered: 0 });
@@ -87,10 +107,18 @@ describe('delivery', () => {
 
   it('writes nothing when the transaction that emits rolls back', async () => {
     await createWebhook(sb.database.db, client.id, 'shipment.readyToPick.3', '/rollback');
-    await sb.database.db.transaction(async (tx) => {
-      await emitEvent(tx as unknown as Db, client.id, { type: 'shipment.readyToPick.3', entity: 'shipment', entityId: 7, occurredOn: new Date(), data: {} });
-      tx.rollback();
-    }).catch(() => undefined);
+    await sb.database.db
+      .transaction(async (tx) => {
+        await emitEvent(tx as unknown as Db, client.id, {
+          type: 'shipment.readyToPick.3',
+          entity: 'shipment',
+          entityId: 7,
+          occurredOn: new Date(),
+          data: {},
+        });
+        tx.rollback();
+      })
+      .catch(() => undefined);
     expect(await dispatchDue(sb.database.db, options)).toEqual({ attempted: 0, delivered: 0 });
   });
 
@@ -103,7 +131,10 @@ describe('delivery', () => {
     expect(await dispatchDue(sb.database.db, options, later(retryDelaysSeconds[0] - 2))).toEqual({ attempted: 0, delivered: 0 });
     expect(await dispatchDue(sb.database.db, options, later(retryDelaysSeconds[0] + 1))).toEqual({ attempted: 3, delivered: 0 });
     receiver.answer = 200;
-    expect(await dispatchDue(sb.database.db, options, later(retryDelaysSeconds[0] + retryDelaysSeconds[1] + 2))).toEqual({ attempted: 3, delivered: 3 });
+    expect(await dispatchDue(sb.database.db, options, later(retryDelaysSeconds[0] + retryDelaysSeconds[1] + 2))).toEqual({
+      attempted: 3,
+      delivered: 3,
+    });
 
     const flaky = receiver.requests.filter((r) => r.path === '/flaky');
     expect(flaky).toHaveLength(9);
@@ -150,10 +181,14 @@ describe('delivery', () => {
     expect(await dispatchDue(sb.database.db, { ...options, allowPrivateTargets: false })).toEqual({ attempted: 2, delivered: 0 });
     expect(receiver.requests.filter((r) => r.path === '/private')).toEqual([]);
     const log = await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries`, { token: client.token });
-    expect(log.body.data[0].attributes).toMatchObject({ status: 'PENDING', lastStatusCode: null, lastError: expect.stringMatching(/not a public address/) });
+    expect(log.body.data[0].attributes).toMatchObject({
+      status: 'PENDING',
+      lastStatusCode: null,
+      lastError: expect.stringMatching(/not a public address/),
+    });
   });
 
-  it('shows a webhook\'s deliveries only to its own client', async () => {
+  it("shows a webhook's deliveries only to its own client", async () => {
     const other = await sb.newClient();
     const [webhook] = await sb.database.db.select().from(schema.webhooks).where(eq(schema.webhooks.clientId, client.id)).limit(1);
     expect((await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries`, { token: other.token })).status).toBe(404);
@@ -173,9 +208,12 @@ describe('payloads', () => {
     return text;
   };
   /** The skeleton of a resource: its members in their order, without values (which change with its state). */
-  const skeleton = (text: string) => JSON.stringify(JSON.parse(text), (_key, value) => (value !== null && typeof value === 'object' ? value : null));
+  const skeleton = (text: string) =>
+    JSON.stringify(JSON.parse(text), (_key, value) => (value !== null && typeof value === 'object' ? value : null));
 
-  it('delivers as data the bytes GET /v3/{resource}/{id} answers for the same state, for every event of every entity', { timeout: 60_000 }, async () => {
+  it('delivers as data the bytes GET /v3/{resource}/{id} answers for the same state, for every event of every entity', {
+    timeout: 60_000,
+  }, async () => {
     const owner = await sb.newClient();
     const call = (method: string, url: string, body?: unknown) => sb.call(method, url, { token: owner.token, body });
     const pathOf = (event: string) => `/payloads/${owner.id}/${event}`;
@@ -191,7 +229,10 @@ describe('payloads', () => {
       for (const received of fresh) {
         expect(received.verified).toBe(true);
         const data = JSON.stringify(received.data);
-        const [stored] = await queryRows<{ payload: string }>(sb.database.db, sql`select payload::text as payload from events where id = ${received.id}`);
+        const [stored] = await queryRows<{ payload: string }>(
+          sb.database.db,
+          sql`select payload::text as payload from events where id = ${received.id}`,
+        );
         expect(stored.payload, `${received.type} as stored`).toBe(data);
         now.set(received.type, [...(now.get(received.type) ?? []), data]);
         arrived.set(received.type, [...(arrived.get(received.type) ?? []), data]);
@@ -211,10 +252,18 @@ describe('payloads', () => {
     // last event has the state GET answers afterwards, the earlier ones the same members in the same order.
     const slip = await call('POST', '/v3/inboundPackingSlips', {
       data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: `${uniqueNumber('PAY')} ${tricky}` } },
-      included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-1', quantity: 5 } }, { type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-2', quantity: 3 } }],
+      included: [
+        { type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-1', quantity: 5 } },
+        { type: 'inboundPackingSlipItem', attributes: { sku: 'PAY-2', quantity: 3 } },
+      ],
     });
     expect(slip.status, slip.raw).toBe(201);
-    const received = await call('POST', `/sandbox/inboundPackingSlips/${slip.body.data.id}/receive`, { items: [{ sku: 'PAY-1', quantity: 5 }, { sku: 'PAY-2', quantity: 2 }] });
+    const received = await call('POST', `/sandbox/inboundPackingSlips/${slip.body.data.id}/receive`, {
+      items: [
+        { sku: 'PAY-1', quantity: 5 },
+        { sku: 'PAY-2', quantity: 2 },
+      ],
+    });
     expect(received.status, received.raw).toBe(201);
     const inbound = `/v3/inbounds/${received.body.data.id}`;
     let got = await deliver();
@@ -224,7 +273,11 @@ describe('payloads', () => {
     for (const [type, [data]] of got) expect(skeleton(data), type).toBe(skeleton(checked));
 
     // Shipment: the warehouse starts the order (created and readyToPick, one state), then it moves step by step.
-    const order = await call('POST', '/v3/orders', orderDocument(owner, { items: [{ sku: 'PAY-1', quantity: 2 }], attributes: { metadata: { extra2: tricky, extra1: 'b' } } }));
+    const order = await call(
+      'POST',
+      '/v3/orders',
+      orderDocument(owner, { items: [{ sku: 'PAY-1', quantity: 2 }], attributes: { metadata: { extra2: tricky, extra1: 'b' } } }),
+    );
     expect(order.status, order.raw).toBe(201);
     expect((await call('POST', '/sandbox/clock/advance', { seconds: 1 })).status).toBe(200);
     const shipments = (await call('GET', `/v3/shipments?orderId=${order.body.data.id}`)).body.data;
@@ -263,7 +316,11 @@ describe('a server process killed during delivery', () => {
   /** The sandbox as `npm start` runs it, in one node process (tsx as a loader), so SIGKILL really kills it. */
   async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
     const root = join(import.meta.dirname, '..', '..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'cli.ts'), 'start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'cli.ts'), 'start'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk) => {
@@ -278,7 +335,14 @@ describe('a server process killed during delivery', () => {
 
   it('delivers the event after a restart: nothing is lost', { timeout: 120_000 }, async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sandbox-webhooks-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', PORT: String(await freePort()), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      PORT: String(await freePort()),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
     if (dbKind() === 'postgres') {
       // A database of its own: the deliveries other tests left pending must not reach the receiver first.
       const fresh = await startSandbox();
@@ -306,7 +370,12 @@ describe('a server process killed during delivery', () => {
     const second = await redelivered;
     expect(second.id).toBe(first.id);
     expect(second.verified).toBe(true);
-    expect(receiver.delivered().filter((r) => r.path === '/killed').map((r) => r.data.id)).toEqual([501]);
+    expect(
+      receiver
+        .delivered()
+        .filter((r) => r.path === '/killed')
+        .map((r) => r.data.id),
+    ).toEqual([501]);
     server.kill('SIGTERM');
     await new Promise((resolve) => server!.once('exit', resolve));
     server = undefined;

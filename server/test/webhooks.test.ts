@@ -14,8 +14,11 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const target = 'https://shop.example.com/hooks/warehouse';
-const doc = (attributes: Record<string, unknown>) => ({ data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: target, ...attributes } } });
-const post = (attributes: Record<string, unknown> = {}, on: TestSandbox = sb, token = client.token) => on.call('POST', '/v3/webhooks', { token, body: doc(attributes) });
+const doc = (attributes: Record<string, unknown>) => ({
+  data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: target, ...attributes } },
+});
+const post = (attributes: Record<string, unknown> = {}, on: TestSandbox = sb, token = client.token) =>
+  on.call('POST', '/v3/webhooks', { token, body: doc(attributes) });
 const put = (id: number, attributes: Record<string, unknown>, token = client.token, on: TestSandbox = sb) =>
   on.call('PUT', `/v3/webhooks/${id}`, { token, body: { data: { type: 'webhook', id, attributes } } });
 const pointers = (answer: { body: { errors: { source?: { pointer?: string } }[] } }) => answer.body.errors.map((e) => e.source?.pointer);
@@ -81,8 +84,16 @@ describe('private targets refused (production-like configuration)', () => {
 
   it('refuses URLs that resolve to loopback, private, link-local or unique-local addresses with 400', async () => {
     for (const targetUrl of [
-      'http://localhost/hook', 'http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.0.10/hook',
-      'http://169.254.169.254/latest/meta-data', 'http://[::1]/hook', 'http://[fd00::1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://0.0.0.0/hook',
+      'http://localhost/hook',
+      'http://127.0.0.1:8080/hook',
+      'http://10.1.2.3/hook',
+      'http://172.16.0.1/hook',
+      'http://192.168.0.10/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/hook',
+      'http://[fd00::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://0.0.0.0/hook',
     ]) {
       const answer = await post({ targetUrl }, strict, strictClient.token);
       expect(answer.status, targetUrl).toBe(400);
@@ -102,7 +113,12 @@ describe('PUT /v3/webhooks/{id}', () => {
     const id = (await post()).body.data.id;
     const answer = await put(id, { targetUrl: 'https://shop.example.com/hooks/v2', isActive: false });
     expect(answer.status).toBe(200);
-    expect(answer.body.data.attributes).toEqual({ entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'https://shop.example.com/hooks/v2', isActive: false });
+    expect(answer.body.data.attributes).toEqual({
+      entity: 'shipment',
+      event: 'shipment.shipped.3',
+      targetUrl: 'https://shop.example.com/hooks/v2',
+      isActive: false,
+    });
     expect((await sb.call('GET', `/v3/webhooks/${id}`, { token: client.token })).body.data.attributes.isActive).toBe(false);
   });
 
@@ -122,7 +138,10 @@ describe('PUT /v3/webhooks/{id}', () => {
 
   it('switching a deactivated webhook on again resets its failure count', async () => {
     const id = (await post()).body.data.id;
-    await sb.database.db.update(schema.webhooks).set({ isActive: false, consecutiveFailures: 8, deactivatedAt: new Date() }).where(eq(schema.webhooks.id, id));
+    await sb.database.db
+      .update(schema.webhooks)
+      .set({ isActive: false, consecutiveFailures: 8, deactivatedAt: new Date() })
+      .where(eq(schema.webhooks.id, id));
     expect((await put(id, { isActive: true })).body.data.attributes.isActive).toBe(true);
     const [row] = await sb.database.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, id));
     expect(row).toMatchObject({ consecutiveFailures: 0, deactivatedAt: null });
@@ -139,7 +158,7 @@ describe('DELETE /v3/webhooks/{id}', () => {
 });
 
 describe('GET /v3/webhooks', () => {
-  it('lists the client\'s webhooks by id, cursor-paged', async () => {
+  it("lists the client's webhooks by id, cursor-paged", async () => {
     const other = await sb.newClient();
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await post({}, sb, other.token)).body.data.id);
@@ -151,7 +170,7 @@ describe('GET /v3/webhooks', () => {
 });
 
 describe('tenancy', () => {
-  it('another client\'s webhook is a 404 on read, update and delete, and stays unchanged', async () => {
+  it("another client's webhook is a 404 on read, update and delete, and stays unchanged", async () => {
     const other = await sb.newClient();
     const id = (await post()).body.data.id;
     expect((await sb.call('GET', `/v3/webhooks/${id}`, { token: other.token })).status).toBe(404);

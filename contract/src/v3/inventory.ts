@@ -1,39 +1,64 @@
 // v3 stock: stock per location, stock locations, stock levels per product and warehouse, and the stock mutation ledger.
 import { Type } from '@sinclair/typebox';
-import { correctionCodes, expirationStatuses, locationTypes, stockMutationTypes, stockQualities, stockStatuses, warehouseCodes } from '../enums.ts';
+import {
+  correctionCodes,
+  expirationStatuses,
+  locationTypes,
+  stockMutationTypes,
+  stockQualities,
+  stockStatuses,
+  warehouseCodes,
+} from '../enums.ts';
 import { DateOnly, ListFilter, Nullable } from '../formats.ts';
 import { CollectionDocument, MAX_ID, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
 import { IdParams, IncludeQuery, PageQuery, defineOperation } from '../operation.ts';
 import { limits } from '../limits.ts';
 
-const literals = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+const literals = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 const nullableString = Nullable(Type.String());
 
 export const LocationTypeSchema = literals(locationTypes, 'Kind of warehouse location.');
 export const StockQualitySchema = literals(stockQualities, 'OK, or why the goods cannot be sold: DAMAGED, TO_SCRAP, OVERDUE, EXPIRED.');
 export const StockStatusSchema = literals(stockStatuses, 'OK once the goods are matched and counted; INBOUND while still being received.');
-export const ExpirationStatusSchema = literals(expirationStatuses, 'OK, WARNING (within the product\'s warning days), OVERDUE (within the margin), EXPIRED.');
+export const ExpirationStatusSchema = literals(
+  expirationStatuses,
+  "OK, WARNING (within the product's warning days), OVERDUE (within the margin), EXPIRED.",
+);
 
-export const Stock = Resource('stock', Type.Object({
-  sku: Type.String(),
-  quantity: Type.Integer({ minimum: 1 }),
-  locationType: LocationTypeSchema,
-  locationCode: Type.String(),
-  quality: StockQualitySchema,
-  status: StockStatusSchema,
-  expirationDate: Nullable(Type.String({ format: 'date' })),
-  expirationStatus: ExpirationStatusSchema,
-  lotNumber: nullableString,
-  quarantined: Type.Boolean({ default: false }),
-  modifiedOn: Type.String({ format: 'date-time' }),
-  receivedOn: Type.String({ format: 'date-time' }),
-}), Type.Object({ stockLocation: ToOne('stockLocation'), product: ToOne('product'), inboundItem: ToOne('inboundItem') }), 'Goods of one product on one location, with one lot, expiration date, quality and status.');
+export const Stock = Resource(
+  'stock',
+  Type.Object({
+    sku: Type.String(),
+    quantity: Type.Integer({ minimum: 1 }),
+    locationType: LocationTypeSchema,
+    locationCode: Type.String(),
+    quality: StockQualitySchema,
+    status: StockStatusSchema,
+    expirationDate: Nullable(Type.String({ format: 'date' })),
+    expirationStatus: ExpirationStatusSchema,
+    lotNumber: nullableString,
+    quarantined: Type.Boolean({ default: false }),
+    modifiedOn: Type.String({ format: 'date-time' }),
+    receivedOn: Type.String({ format: 'date-time' }),
+  }),
+  Type.Object({ stockLocation: ToOne('stockLocation'), product: ToOne('product'), inboundItem: ToOne('inboundItem') }),
+  'Goods of one product on one location, with one lot, expiration date, quality and status.',
+);
 
-export const StockLocation = Resource('stockLocation', Type.Object({
-  warehouseCode: literals(warehouseCodes),
-  locationType: LocationTypeSchema,
-  locationCode: Type.String(),
-}), undefined, 'A place in a warehouse.');
+export const StockLocation = Resource(
+  'stockLocation',
+  Type.Object({
+    warehouseCode: literals(warehouseCodes),
+    locationType: LocationTypeSchema,
+    locationCode: Type.String(),
+  }),
+  undefined,
+  'A place in a warehouse.',
+);
 
 const quantity = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -68,39 +93,59 @@ export const StockLevelValues = Type.Object({
   outbound: quantity('On shipments not yet shipped.'),
 });
 
-export const StockLevel = Resource('stockLevel', Type.Object({
-  sku: Type.String(),
-  mutatedOn: Nullable(Type.String({ format: 'date-time', description: 'When the last stock mutation of the product was booked; null when none.' })),
-  levels: Type.Array(StockLevelValues, { description: 'One entry per warehouse where the product has stock, is expected or is ordered.' }),
-}), Type.Object({ product: ToOne('product') }), 'The stock figures of one product; its id is the product id.');
+export const StockLevel = Resource(
+  'stockLevel',
+  Type.Object({
+    sku: Type.String(),
+    mutatedOn: Nullable(
+      Type.String({ format: 'date-time', description: 'When the last stock mutation of the product was booked; null when none.' }),
+    ),
+    levels: Type.Array(StockLevelValues, {
+      description: 'One entry per warehouse where the product has stock, is expected or is ordered.',
+    }),
+  }),
+  Type.Object({ product: ToOne('product') }),
+  'The stock figures of one product; its id is the product id.',
+);
 
-export const StockMutation = Resource('stockMutation', Type.Object({
-  type: literals(stockMutationTypes),
-  createdOn: Type.String({ format: 'date-time', description: 'UTC.' }),
-  warehouseCode: literals(warehouseCodes),
-  locationType: LocationTypeSchema,
-  locationCode: Type.String(),
-  sku: Type.String(),
-  quantity: Type.Integer({ description: 'Signed: negative when goods leave the location.' }),
-  quality: StockQualitySchema,
-  status: StockStatusSchema,
-  expirationDate: Nullable(Type.String({ format: 'date' })),
-  lotNumber: nullableString,
-  correctionCode: Nullable(literals(correctionCodes, 'Why a CORRECTION was booked.')),
-  remarks: nullableString,
-}), Type.Object({
-  product: ToOne('product'),
-  returnItem: ToOne('returnItem', 'Set when type is RETURN.'),
-  inboundItem: ToOne('inboundItem', 'Set when type is INBOUND.'),
-  shipmentItem: ToOne('shipmentItem', 'Set when type is SHIPMENT.'),
-}), 'One booking in the stock ledger.');
+export const StockMutation = Resource(
+  'stockMutation',
+  Type.Object({
+    type: literals(stockMutationTypes),
+    createdOn: Type.String({ format: 'date-time', description: 'UTC.' }),
+    warehouseCode: literals(warehouseCodes),
+    locationType: LocationTypeSchema,
+    locationCode: Type.String(),
+    sku: Type.String(),
+    quantity: Type.Integer({ description: 'Signed: negative when goods leave the location.' }),
+    quality: StockQualitySchema,
+    status: StockStatusSchema,
+    expirationDate: Nullable(Type.String({ format: 'date' })),
+    lotNumber: nullableString,
+    correctionCode: Nullable(literals(correctionCodes, 'Why a CORRECTION was booked.')),
+    remarks: nullableString,
+  }),
+  Type.Object({
+    product: ToOne('product'),
+    returnItem: ToOne('returnItem', 'Set when type is RETURN.'),
+    inboundItem: ToOne('inboundItem', 'Set when type is INBOUND.'),
+    shipmentItem: ToOne('shipmentItem', 'Set when type is SHIPMENT.'),
+  }),
+  'One booking in the stock ledger.',
+);
 
 const tags = ['Stock'];
 const readErrors = ['400', '401', '406'] as const;
 
 export const stockOperations = [
   defineOperation({
-    operationId: 'listStock', documents: ['v3'], method: 'GET', path: '/v3/stock', tags, auth: true, success: 200,
+    operationId: 'listStock',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stock',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'List stock',
     description: 'Your stock per location, ordered by id ascending, cursor-paged. `include=stockLocation` adds the locations.',
     query: Type.Object({
@@ -116,35 +161,72 @@ export const stockOperations = [
     errors: [...readErrors],
   }),
   defineOperation({
-    operationId: 'getStock', documents: ['v3'], method: 'GET', path: '/v3/stock/{id}', tags, auth: true, success: 200,
-    summary: 'Read stock', description: 'One stock row; `include=stockLocation` adds its location.',
-    params: IdParams, query: Type.Object({ ...IncludeQuery(['stockLocation']) }),
+    operationId: 'getStock',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stock/{id}',
+    tags,
+    auth: true,
+    success: 200,
+    summary: 'Read stock',
+    description: 'One stock row; `include=stockLocation` adds its location.',
+    params: IdParams,
+    query: Type.Object({ ...IncludeQuery(['stockLocation']) }),
     responses: { 200: { description: 'The stock.', schema: SingleDocument(Stock, [StockLocation]) } },
     errors: [...readErrors, '404'],
   }),
   defineOperation({
-    operationId: 'getStockLocation', documents: ['v3'], method: 'GET', path: '/v3/stockLocations/{id}', tags, auth: true, success: 200,
+    operationId: 'getStockLocation',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stockLocations/{id}',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'Read a stock location',
-    description: 'One of your stock locations: the warehouse, the kind of location and its code. Stock names its location in `relationships.stockLocation`; `GET /v3/stock?include=stockLocation` lists them with the stock.',
+    description:
+      'One of your stock locations: the warehouse, the kind of location and its code. Stock names its location in `relationships.stockLocation`; `GET /v3/stock?include=stockLocation` lists them with the stock.',
     params: IdParams,
     responses: { 200: { description: 'The stock location.', schema: SingleDocument(StockLocation) } },
     errors: ['401', '404', '406'],
   }),
   defineOperation({
-    operationId: 'listStockLevels', documents: ['v3'], method: 'GET', path: '/v3/stockLevels', tags, auth: true, success: 200, rateLimit: 'stockLevels',
+    operationId: 'listStockLevels',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stockLevels',
+    tags,
+    auth: true,
+    success: 200,
+    rateLimit: 'stockLevels',
     summary: 'List stock levels',
     description: `The stock levels of your products, one entry per warehouse, keyset-paged by \`sort\`: \`id\` (default) or \`mutatedOn,id\` (oldest mutation first; products without mutations first). \`page[cursor]\` is the id of the last product seen.\n\nFormulas, per product and warehouse:\n\n${stockLevelFormulas.map((f) => `- ${f}`).join('\n')}`,
     query: Type.Object({
       ...PageQuery,
       'filter[sku][in]': Type.Optional(ListFilter('SKUs.')),
-      'filter[mutatedOn][gte]': Type.Optional(Type.String({ format: 'date-time', description: 'UTC date-time: only products with a stock mutation at or after it.', examples: ['2026-11-21T10:00:00Z'] })),
-      sort: Type.Optional(Type.Union([Type.Literal('id'), Type.Literal('mutatedOn,id')], { default: 'id', description: 'id, or mutatedOn,id.' })),
+      'filter[mutatedOn][gte]': Type.Optional(
+        Type.String({
+          format: 'date-time',
+          description: 'UTC date-time: only products with a stock mutation at or after it.',
+          examples: ['2026-11-21T10:00:00Z'],
+        }),
+      ),
+      sort: Type.Optional(
+        Type.Union([Type.Literal('id'), Type.Literal('mutatedOn,id')], { default: 'id', description: 'id, or mutatedOn,id.' }),
+      ),
     }),
     responses: { 200: { description: 'A page of stock levels.', schema: CollectionDocument(StockLevel) } },
     errors: [...readErrors, '429'],
   }),
   defineOperation({
-    operationId: 'getStockLevel', documents: ['v3'], method: 'GET', path: '/v3/stockLevels/{id}', tags, auth: true, success: 200, rateLimit: 'stockLevels',
+    operationId: 'getStockLevel',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stockLevels/{id}',
+    tags,
+    auth: true,
+    success: 200,
+    rateLimit: 'stockLevels',
     summary: 'Read the stock levels of a product',
     description: `The id is the product id. Formulas as in the list: free = max(0, stock − outbound − ordered), stock = physical − unavailable.`,
     params: IdParams,
@@ -152,12 +234,24 @@ export const stockOperations = [
     errors: ['401', '404', '406', '429'],
   }),
   defineOperation({
-    operationId: 'listStockMutations', documents: ['v3'], method: 'GET', path: '/v3/stockMutations', tags, auth: true, success: 200,
+    operationId: 'listStockMutations',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stockMutations',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'List stock mutations',
     description: `The stock ledger, ordered by id ascending. Mutations older than ${limits.stockMutationRetentionDays} days are not returned. Page with \`page[cursor]\` or \`page[number]\`: both are the id of the last mutation seen, which is not repeated. \`filter[synced]=false\` (legacy) gives the mutations not yet synced through v2.`,
     query: Type.Object({
       ...PageQuery,
-      'page[number]': Type.Optional(Type.Integer({ maximum: MAX_ID, description: 'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.' })),
+      'page[number]': Type.Optional(
+        Type.Integer({
+          maximum: MAX_ID,
+          description:
+            'Minimum 1, default 1 (the start); lower values are treated as omitted. Works as a cursor: the mutation with this id is not repeated.',
+        }),
+      ),
       'filter[createdOn][lt]': Type.Optional(DateOnly),
       'filter[createdOn][gt]': Type.Optional(DateOnly),
       'filter[type][in]': Type.Optional(ListFilter('Mutation types.', ['INBOUND,SHIPMENT'])),
@@ -167,7 +261,13 @@ export const stockOperations = [
     errors: [...readErrors],
   }),
   defineOperation({
-    operationId: 'getStockMutation', documents: ['v3'], method: 'GET', path: '/v3/stockMutations/{id}', tags, auth: true, success: 200,
+    operationId: 'getStockMutation',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/v3/stockMutations/{id}',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'Read a stock mutation',
     description: `One booking of the stock ledger. Like the list, a mutation older than ${limits.stockMutationRetentionDays} days is not returned: 404.`,
     params: IdParams,

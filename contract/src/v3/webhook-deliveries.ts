@@ -85,35 +85,57 @@ export const deliveryStatuses = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 
 const nullableDateTime = Nullable(Type.String({ format: 'date-time' }));
 
-export const WebhookDelivery = Resource('webhookDelivery', Type.Object({
-  eventId: Type.String({ format: 'uuid', description: 'Sent as `webhook-id`; the same on every attempt and redelivery.' }),
-  event: Type.String({ description: 'The event name, e.g. shipment.shipped.3.', examples: ['shipment.shipped.3'] }),
-  entity: Type.String({ examples: ['shipment'] }),
-  entityId: Type.Integer({ description: 'Id of the shipment or inbound.' }),
-  occurredOn: Type.String({ format: 'date-time', description: 'When the event happened (your clock); the body\'s `timestamp`.' }),
-  status: Type.Union(deliveryStatuses.map((s) => Type.Literal(s)), { description: 'PENDING until a 200 (DELIVERED) or until every retry failed (FAILED).' }),
-  attempts: Type.Integer({ minimum: 0 }),
-  nextAttemptOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a PENDING delivery is tried next.' }),
-  lastStatusCode: Nullable(Type.Integer({ description: 'HTTP status of the last answer; null when none came.' })),
-  lastDurationMs: Nullable(Type.Integer()),
-  lastError: Nullable(Type.String()),
-  deliveredOn: nullableDateTime,
-  failedOn: nullableDateTime,
-  createdOn: Type.String({ format: 'date-time' }),
-  log: Type.Array(Type.Object({
-    attemptedOn: Type.String({ format: 'date-time' }),
-    statusCode: Nullable(Type.Integer()),
-    durationMs: Type.Integer(),
-    error: Nullable(Type.String()),
-  }), { description: 'Every attempt, oldest first.' }),
-}), Type.Object({ webhook: ToOne('webhook') }), 'One event sent to one webhook, with its attempts.');
+export const WebhookDelivery = Resource(
+  'webhookDelivery',
+  Type.Object({
+    eventId: Type.String({ format: 'uuid', description: 'Sent as `webhook-id`; the same on every attempt and redelivery.' }),
+    event: Type.String({ description: 'The event name, e.g. shipment.shipped.3.', examples: ['shipment.shipped.3'] }),
+    entity: Type.String({ examples: ['shipment'] }),
+    entityId: Type.Integer({ description: 'Id of the shipment or inbound.' }),
+    occurredOn: Type.String({ format: 'date-time', description: "When the event happened (your clock); the body's `timestamp`." }),
+    status: Type.Union(
+      deliveryStatuses.map((s) => Type.Literal(s)),
+      { description: 'PENDING until a 200 (DELIVERED) or until every retry failed (FAILED).' },
+    ),
+    attempts: Type.Integer({ minimum: 0 }),
+    nextAttemptOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When a PENDING delivery is tried next.',
+    }),
+    lastStatusCode: Nullable(Type.Integer({ description: 'HTTP status of the last answer; null when none came.' })),
+    lastDurationMs: Nullable(Type.Integer()),
+    lastError: Nullable(Type.String()),
+    deliveredOn: nullableDateTime,
+    failedOn: nullableDateTime,
+    createdOn: Type.String({ format: 'date-time' }),
+    log: Type.Array(
+      Type.Object({
+        attemptedOn: Type.String({ format: 'date-time' }),
+        statusCode: Nullable(Type.Integer()),
+        durationMs: Type.Integer(),
+        error: Nullable(Type.String()),
+      }),
+      { description: 'Every attempt, oldest first.' },
+    ),
+  }),
+  Type.Object({ webhook: ToOne('webhook') }),
+  'One event sent to one webhook, with its attempts.',
+);
 
 const tags = ['Sandbox'];
-const DeliveryParams = Type.Object({ ...IdParams.properties, deliveryId: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Delivery id, from the delivery log.' }) });
+const DeliveryParams = Type.Object({
+  ...IdParams.properties,
+  deliveryId: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Delivery id, from the delivery log.' }),
+});
 
 export const webhookDeliveryOperations = [
   defineOperation({
-    operationId: 'sandboxListWebhookDeliveries', documents: ['v3'], method: 'GET', path: '/sandbox/webhooks/{id}/deliveries', tags, auth: true, success: 200,
+    operationId: 'sandboxListWebhookDeliveries',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/sandbox/webhooks/{id}/deliveries',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'List the deliveries of a webhook (sandbox)',
     description: `Every event sent (or still to be sent) to this webhook, oldest first, cursor-paged, with each attempt's status code and duration.\n\n${webhookDeliveryGuide}`,
     params: IdParams,
@@ -122,7 +144,13 @@ export const webhookDeliveryOperations = [
     errors: ['400', '401', '404', '406'],
   }),
   defineOperation({
-    operationId: 'sandboxGetWebhookDelivery', documents: ['v3'], method: 'GET', path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}', tags, auth: true, success: 200,
+    operationId: 'sandboxGetWebhookDelivery',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}',
+    tags,
+    auth: true,
+    success: 200,
     summary: 'Read a delivery of a webhook (sandbox)',
     description: 'One entry of the delivery log: the event sent, its status and every attempt with its status code and duration.',
     params: DeliveryParams,
@@ -130,9 +158,16 @@ export const webhookDeliveryOperations = [
     errors: ['401', '404', '406'],
   }),
   defineOperation({
-    operationId: 'sandboxRedeliverWebhookDelivery', documents: ['v3'], method: 'POST', path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}/redeliver', tags, auth: true, success: 201,
+    operationId: 'sandboxRedeliverWebhookDelivery',
+    documents: ['v3'],
+    method: 'POST',
+    path: '/sandbox/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    tags,
+    auth: true,
+    success: 201,
     summary: 'Send an event again (sandbox)',
-    description: 'Queues the delivery\'s event again as a new delivery, sent within seconds with the same `webhook-id`, so a receiver that deduplicates handles it once. An inactive webhook answers 409: reactivate it first with PUT and `isActive` true.',
+    description:
+      "Queues the delivery's event again as a new delivery, sent within seconds with the same `webhook-id`, so a receiver that deduplicates handles it once. An inactive webhook answers 409: reactivate it first with PUT and `isActive` true.",
     params: DeliveryParams,
     responses: { 201: { description: 'The new delivery.', schema: SingleDocument(WebhookDelivery) } },
     errors: ['401', '404', '406', '409'],

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { PgDialect, type AnyPgColumn, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Pool } from 'pg';
+import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -26,7 +27,12 @@ export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'm
 /** Any id that stays fixed for this project: serialises migrations of processes starting together. */
 const MIGRATION_LOCK_ID = 724_311_905;
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; inMemory?: boolean; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  inMemory?: boolean;
+  poolSize?: number;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const { Pool, Client } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -48,7 +54,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client;
+  let client: PGliteClient;
   if (opts.inMemory) {
     client = await PGlite.create();
   } else {

@@ -21,7 +21,9 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
     const client = match ? await authenticate(opts.db, match[1]) : undefined;
     if (!client) {
       reply.header('www-authenticate', 'Bearer');
-      return sendError(request, reply, 401, [{ code: '401', detail: 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.' }]);
+      return sendError(request, reply, 401, [
+        { code: '401', detail: 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.' },
+      ]);
     }
     request.client = client;
   });

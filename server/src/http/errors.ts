@@ -26,7 +26,8 @@ export class ApiError extends Error {
   }
 }
 
-export const apiError = (code: ErrorCode, detail: string, extra: Omit<ErrorItem, 'code' | 'detail'> = {}) => new ApiError({ code, detail, ...extra });
+export const apiError = (code: ErrorCode, detail: string, extra: Omit<ErrorItem, 'code' | 'detail'> = {}) =>
+  new ApiError({ code, detail, ...extra });
 
 /** At most `limits.errorsMax` problems: the first ones, and a last entry that says how many more were found. */
 export function capProblems<T>(problems: T[], more: (count: number) => T): T[] {

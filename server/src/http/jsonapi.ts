@@ -38,10 +38,11 @@ const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
 /** The body content types the route's operation declares (multipart, images); empty for JSON:API documents. */
 function declaredBodyTypes(request: FastifyRequest): string[] {
   const operationId = request.routeOptions.config?.operationId;
-  return operationId ? operationById(operationId).bodyContentTypes ?? [] : [];
+  return operationId ? (operationById(operationId).bodyContentTypes ?? []) : [];
 }
 
-const matchesType = (declared: string, type: string) => declared === type || (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1)));
+const matchesType = (declared: string, type: string) =>
+  declared === type || (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1)));
 
 export function apiKindOf(request: FastifyRequest): ApiKind {
   const configured = request.routeOptions.config?.api;
@@ -59,12 +60,21 @@ function renderV3(reply: FastifyReply, status: number, items: ErrorItem[]) {
     ...(i.pointer || i.parameter ? { source: i.pointer ? { pointer: i.pointer } : { parameter: i.parameter } } : {}),
     ...(i.related ? { links: { related: i.related } } : {}),
   }));
-  return reply.code(status).type(JSON_API_MEDIA_TYPE).serializer(JSON.stringify).send({ errors, meta: { requestId: reply.request.id } });
+  return reply
+    .code(status)
+    .type(JSON_API_MEDIA_TYPE)
+    .serializer(JSON.stringify)
+    .send({ errors, meta: { requestId: reply.request.id } });
 }
 
 function renderV2(reply: FastifyReply, status: number, message: string, result: unknown) {
   if (status === 401) return reply.code(401).type('application/json').serializer(JSON.stringify).send({ message: v2Messages.unauthorized });
-  if (status === 404) return reply.code(404).type('application/json').serializer(JSON.stringify).send({ error: '404 Not Found', error_description: 'The requested resource could not be found' });
+  if (status === 404)
+    return reply
+      .code(404)
+      .type('application/json')
+      .serializer(JSON.stringify)
+      .send({ error: '404 Not Found', error_description: 'The requested resource could not be found' });
   return reply.code(status).type('application/json').serializer(JSON.stringify).send({ messageCode: 'NOK', message, result });
 }
 
@@ -74,7 +84,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   const items = capProblems(all, (count): ErrorItem => ({ code: all[0].code, detail: moreProblems(count) }));
   if (kind === 'v3') return renderV3(reply, status, items);
   // The token endpoint answers every problem with 400 and an OAuth 2.0 error body; throttled attempts with 429.
-  if (kind === 'token') return reply.code(status === 429 ? 429 : 400).type('application/json').serializer(JSON.stringify).send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
+  if (kind === 'token')
+    return reply
+      .code(status === 429 ? 429 : 400)
+      .type('application/json')
+      .serializer(JSON.stringify)
+      .send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
   // v2 clients get the documented malformed-content answer for a body in a type the API does not read.
   if (status === 415) return renderV2(reply, 400, v2Messages.malformed, v2Result);
   return renderV2(reply, status, items.map((i) => i.detail).join(' '), v2Result);
@@ -87,15 +102,35 @@ function fastifyErrorItems(error: FastifyError): { status: number; items: ErrorI
     return { status: 400, items: validationItems(error.validation as never, context) };
   }
   // Only a race can get here (the services check references first): a settings entry removed while this request wrote.
-  if (isForeignKeyViolation(error)) return { status: 409, items: [{ code: '409', detail: 'A setting this request refers to was changed by another request at the same moment; read your settings and send it again.' }] };
+  if (isForeignKeyViolation(error))
+    return {
+      status: 409,
+      items: [
+        {
+          code: '409',
+          detail:
+            'A setting this request refers to was changed by another request at the same moment; read your settings and send it again.',
+        },
+      ],
+    };
   const status = error.statusCode ?? 500;
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return { status: 400, items: [{ code: '400', detail: 'The request body is larger than allowed.' }] };
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) return { status: 415, items: [{ code: '415', detail: 'Unsupported media type.' }] };
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
+    return { status: 400, items: [{ code: '400', detail: 'The request body is larger than allowed.' }] };
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415)
+    return { status: 415, items: [{ code: '415', detail: 'Unsupported media type.' }] };
   if (status >= 400 && status < 500) {
     const code = (status in errorCatalogue ? String(status) : '400') as ErrorCode;
-    return { status: errorCatalogue[code].status, items: [{ code, detail: error.message.replace(/^FST_\w+: /, '') || errorCatalogue[code].title }] };
+    return {
+      status: errorCatalogue[code].status,
+      items: [{ code, detail: error.message.replace(/^FST_\w+: /, '') || errorCatalogue[code].title }],
+    };
   }
-  return { status: 500, items: [{ code: '500', detail: 'Something went wrong on our side. Quote the Request-Id header (also in meta.requestId) when you report it.' }] };
+  return {
+    status: 500,
+    items: [
+      { code: '500', detail: 'Something went wrong on our side. Quote the Request-Id header (also in meta.requestId) when you report it.' },
+    ],
+  };
 }
 
 export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
@@ -104,7 +139,9 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request, reply) => {
     if (apiKindOf(request) !== 'v3') return;
     if (!acceptable(request.headers.accept)) {
-      return sendError(request, reply, 406, [{ code: '406', detail: `Accept must allow ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
+      return sendError(request, reply, 406, [
+        { code: '406', detail: `Accept must allow ${JSON_API_MEDIA_TYPE} without media type parameters.` },
+      ]);
     }
     const contentType = request.headers['content-type'];
     if (contentType && request.method !== 'GET' && request.method !== 'DELETE') {
@@ -115,7 +152,9 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
         return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${declared.join(' or ')}.` }]);
       }
       if (!bodyTypes.has(type) || (type === JSON_API_MEDIA_TYPE && hasParams)) {
-        return sendError(request, reply, 415, [{ code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` }]);
+        return sendError(request, reply, 415, [
+          { code: '415', detail: `Content-Type must be ${JSON_API_MEDIA_TYPE} without media type parameters.` },
+        ]);
       }
     }
   });

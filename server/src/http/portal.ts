@@ -11,7 +11,8 @@ import { sendError } from './jsonapi.ts';
 import { portalSecurityHeaders } from './security-headers.ts';
 
 /** Paths that belong to the API. */
-export const apiPrefixes = /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
+export const apiPrefixes =
+  /^\/(v2|v3|sandbox|token|status|settings|order|shipment|stock|product|purchaseorder|rma|returnlabel|returnitem)(\/|$|\?)/i;
 
 /** The file a URL path names inside the build, or undefined. Never leaves the build folder. */
 function fileFor(root: string, urlPath: string): string | undefined {

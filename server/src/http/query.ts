@@ -4,7 +4,10 @@ import { limits } from '@shopapi/contract';
 import { apiError } from './errors.ts';
 import { noWarnings, type WarningSink } from '../platform/request-warnings.ts';
 
-export interface Page { cursor: number; size: number }
+export interface Page {
+  cursor: number;
+  size: number;
+}
 
 /** The page asked for; a size above the maximum is capped and a page[number] not used is noted in the warnings. */
 export function pageOf(query: Record<string, unknown>, warnings: WarningSink = noWarnings): Page {
@@ -55,10 +58,14 @@ export function paginationLinks(request: FastifyRequest, base: string, page: Pag
 export function includesOf(query: Record<string, unknown>, allowed: readonly string[]): Set<string> {
   const raw = query.include;
   if (raw === undefined || raw === '') return new Set();
-  const paths = String(raw).split(',').map((p) => p.trim());
+  const paths = String(raw)
+    .split(',')
+    .map((p) => p.trim());
   const unknown = paths.filter((p) => !allowed.includes(p));
   if (unknown.length) {
-    throw apiError('400', `Unsupported include path ${unknown.join(', ')}; supported: ${allowed.join(', ') || 'none'}.`, { parameter: 'include' });
+    throw apiError('400', `Unsupported include path ${unknown.join(', ')}; supported: ${allowed.join(', ') || 'none'}.`, {
+      parameter: 'include',
+    });
   }
   return new Set(paths);
 }
@@ -67,7 +74,9 @@ export function includesOf(query: Record<string, unknown>, allowed: readonly str
 export function listFilter(query: Record<string, unknown>, name: string): string[] | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const values = String(raw).split(',').map((v) => v.trim());
+  const values = String(raw)
+    .split(',')
+    .map((v) => v.trim());
   if (values.some((v) => v === '')) throw apiError('400', `${name} must not contain empty values.`, { parameter: name });
   if (new Set(values).size !== values.length) throw apiError('400', `${name} must not repeat a value.`, { parameter: name });
   return values;
@@ -90,6 +99,7 @@ export function enumListFilter<T extends string>(query: Record<string, unknown>,
   const values = listFilter(query, name);
   if (!values) return undefined;
   const wrong = values.filter((v) => !allowed.includes(v as T));
-  if (wrong.length) throw apiError('400', `${name} has unknown values ${wrong.join(', ')}; allowed: ${allowed.join(', ')}.`, { parameter: name });
+  if (wrong.length)
+    throw apiError('400', `${name} has unknown values ${wrong.join(', ')}; allowed: ${allowed.join(', ')}.`, { parameter: name });
   return values as T[];
 }

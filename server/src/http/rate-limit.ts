@@ -15,7 +15,9 @@ const HOUR_MS = 3_600_000;
 /** Counts one request in the client's current window (fixed, by the hour) and returns the count so far. */
 async function countRequest(db: Db, clientId: number, bucket: string, windowStart: Date): Promise<number> {
   // INSERT ... ON CONFLICT DO UPDATE SET count = count + 1 RETURNING count: atomic across processes, no lost updates.
-  const [row] = await db.insert(rateLimitCounters).values({ clientId, bucket, windowStart, count: 1 })
+  const [row] = await db
+    .insert(rateLimitCounters)
+    .values({ clientId, bucket, windowStart, count: 1 })
     .onConflictDoUpdate({
       target: [rateLimitCounters.clientId, rateLimitCounters.bucket, rateLimitCounters.windowStart],
       set: { count: sql`${rateLimitCounters.count} + 1` },
@@ -23,9 +25,11 @@ async function countRequest(db: Db, clientId: number, bucket: string, windowStar
     .returning({ count: rateLimitCounters.count });
   // The first request of a window clears the client's past windows, so the table holds one row per client and bucket.
   if (row.count === 1) {
-    await db.delete(rateLimitCounters).where(and(
-      eq(rateLimitCounters.clientId, clientId), eq(rateLimitCounters.bucket, bucket), lt(rateLimitCounters.windowStart, windowStart),
-    ));
+    await db
+      .delete(rateLimitCounters)
+      .where(
+        and(eq(rateLimitCounters.clientId, clientId), eq(rateLimitCounters.bucket, bucket), lt(rateLimitCounters.windowStart, windowStart)),
+      );
   }
   return row.count;
 }
@@ -44,10 +48,12 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; l
     reply.header('x-ratelimit-reset', resetSeconds);
     if (count > opts.limitPerHour) {
       reply.header('retry-after', resetSeconds);
-      return sendError(request, reply, 429, [{
-        code: '429',
-        detail: `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
-      }]);
+      return sendError(request, reply, 429, [
+        {
+          code: '429',
+          detail: `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
+        },
+      ]);
     }
   });
 });

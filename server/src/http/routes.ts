@@ -4,7 +4,11 @@ import { operationById, JSON_API_MEDIA_TYPE, type Operation } from '@shopapi/con
 import type { ApiKind } from './jsonapi.ts';
 
 // Validation has run from the contract's schemas before a handler sees the request.
-export type Handler<Body> = (request: FastifyRequest<{ Params: Record<string, any>; Querystring: Record<string, any>; Body: Body }>, reply: FastifyReply) => Promise<unknown>;
+export type Handler<Body> = (
+  // biome-ignore lint/suspicious/noExplicitAny: params and query are untyped until routes take the TypeBox type provider (issue 13).
+  request: FastifyRequest<{ Params: Record<string, any>; Querystring: Record<string, any>; Body: Body }>,
+  reply: FastifyReply,
+) => Promise<unknown>;
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -17,7 +21,12 @@ function apiKind(op: Operation): ApiKind {
 const validatesBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? []).includes('multipart/form-data');
 
 /** Body is the static type of the operation's body schema, which has been validated when the handler runs. */
-export function route<Body = Record<string, unknown>>(app: FastifyInstance, operationId: string, handler: Handler<Body>, opts: { bodySchema?: boolean } = {}) {
+export function route<Body = Record<string, unknown>>(
+  app: FastifyInstance,
+  operationId: string,
+  handler: Handler<Body>,
+  opts: { bodySchema?: boolean } = {},
+) {
   const op = operationById(operationId);
   const kind = apiKind(op);
   const successSchema = op.responses[op.success]?.schema;

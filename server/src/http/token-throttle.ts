@@ -30,7 +30,7 @@ export interface TokenThrottleLimits {
 }
 
 export type Reservation =
-  | { allowed: true; /** Call once the password check is done. */ settle(success: boolean): Promise<void> }
+  | { allowed: true /** Call once the password check is done. */; settle(success: boolean): Promise<void> }
   | { allowed: false; retryAfterSeconds: number };
 
 /**
@@ -45,8 +45,12 @@ export function throttleAddress(ip: string): string {
   const groups = (part: string | undefined) => (part ? part.split(':') : []);
   // Groups after '::' may end in an embedded IPv4 address, which takes two groups' room.
   const tailGroups = groups(tail).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
-  const full = tail === undefined ? groups(head) : [...groups(head), ...Array(8 - groups(head).length - tailGroups.length).fill('0'), ...tailGroups];
-  return `${full.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const full =
+    tail === undefined ? groups(head) : [...groups(head), ...Array(8 - groups(head).length - tailGroups.length).fill('0'), ...tailGroups];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 // Keys are digests: the table never holds a typed username (it may be a mistyped password) or the scope's raw text.
@@ -59,7 +63,9 @@ export function tokenThrottle(db: Db, limits: TokenThrottleLimits) {
   /** One more attempt in flight for the key in this window (a row of an older window starts again); the counts after it. */
   async function reservePlace(key: string, windowStart: Date): Promise<{ failures: number; pending: number }> {
     const sameWindow = sql`${t.windowStart} = excluded.window_start`;
-    const [row] = await db.insert(t).values({ key, windowStart, failures: 0, pending: 1 })
+    const [row] = await db
+      .insert(t)
+      .values({ key, windowStart, failures: 0, pending: 1 })
       .onConflictDoUpdate({
         target: t.key,
         set: {
@@ -77,10 +83,13 @@ export function tokenThrottle(db: Db, limits: TokenThrottleLimits) {
   /** Ends attempts in flight; failed ones count as failures. Rows of another window are left alone. */
   async function endAttempts(keys: string[], windowStart: Date, failed: boolean) {
     if (!keys.length) return;
-    await db.update(t).set({
-      pending: sql`greatest(${t.pending} - 1, 0)`,
-      ...(failed ? { failures: sql`${t.failures} + 1` } : {}),
-    }).where(and(inArray(t.key, keys), eq(t.windowStart, windowStart)));
+    await db
+      .update(t)
+      .set({
+        pending: sql`greatest(${t.pending} - 1, 0)`,
+        ...(failed ? { failures: sql`${t.failures} + 1` } : {}),
+      })
+      .where(and(inArray(t.key, keys), eq(t.windowStart, windowStart)));
   }
 
   async function reserve(username: string, ip: string, deadline: number): Promise<Reservation> {
@@ -111,7 +120,10 @@ export function tokenThrottle(db: Db, limits: TokenThrottleLimits) {
       async settle(success) {
         if (!success) return endAttempts(reserved, windowStart, true);
         await endAttempts(reserved, windowStart, false);
-        await db.update(t).set({ failures: 0 }).where(and(eq(t.key, pairKey), eq(t.windowStart, windowStart)));
+        await db
+          .update(t)
+          .set({ failures: 0 })
+          .where(and(eq(t.key, pairKey), eq(t.windowStart, windowStart)));
       },
     };
   }

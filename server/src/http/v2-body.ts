@@ -16,12 +16,21 @@ const EMPTY = Object.freeze({ marker: 'empty' });
 const MALFORMED = Object.freeze({ marker: 'malformed' });
 
 const isV2 = (request: FastifyRequest) => request.routeOptions.config?.api === 'v2';
-const isForm = (request: FastifyRequest) => String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+const isForm = (request: FastifyRequest) =>
+  String(request.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('application/x-www-form-urlencoded');
 
 /** Keys compare without case, underscores or dashes: ExternalOrderNumber, externalOrderNumber, all_products. */
 const keyOf = (name: string) => name.replace(/[_-]/g, '').toLowerCase();
 
-type Schema = TSchema & { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; patternProperties?: Record<string, Schema> };
+type Schema = TSchema & {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  patternProperties?: Record<string, Schema>;
+};
 
 const typesOf = (schema: Schema): string[] => {
   if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
@@ -101,10 +110,15 @@ export function normalise(value: unknown, schema: Schema, notes?: Notes): unknow
       const name = names.get(keyOf(key));
       // Unknown keys (deprecated fields old clients still send) are dropped, not refused; the client sees which in its warnings.
       if (!name) {
-        notes?.warnings.add('ignored', notes.query ? 'not a parameter of this call; not read' : 'not a field of this call; not read', sourceOf(notes, key));
+        notes?.warnings.add(
+          'ignored',
+          notes.query ? 'not a parameter of this call; not read' : 'not a field of this call; not read',
+          sourceOf(notes, key),
+        );
         continue;
       }
-      if (notes && Object.hasOwn(out, name)) notes.warnings.add('ignored', `${name} came twice, in two spellings; this later one is read`, sourceOf(notes, name));
+      if (notes && Object.hasOwn(out, name))
+        notes.warnings.add('ignored', `${name} came twice, in two spellings; this later one is read`, sourceOf(notes, name));
       out[name] = child(v, objectSchema.properties[name], name, notes);
     }
     return out;
@@ -116,7 +130,12 @@ export function normalise(value: unknown, schema: Schema, notes?: Notes): unknow
   if (typeof value === 'string') {
     const text = value.trim();
     // A number too large for a double (400 digits) stays text, so validation refuses it instead of storing Infinity.
-    if ((types.includes('integer') || types.includes('number')) && !types.includes('string') && /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text))) {
+    if (
+      (types.includes('integer') || types.includes('number')) &&
+      !types.includes('string') &&
+      /^-?\d+(\.\d+)?$/.test(text) &&
+      Number.isFinite(Number(text))
+    ) {
       if (notes?.typed) noteCoercion(notes, `the text "${text}" read as the number ${Number(text)}`);
       return Number(text);
     }
@@ -152,12 +171,22 @@ function validatorOf(op: Operation) {
 function problemsOf(errors: ErrorObject[], body: unknown): string[] {
   const formatErrors = errors.filter((e) => e.keyword === 'format');
   const others = errors.filter((e) => e.keyword !== 'format' && !formatErrors.some((f) => f.instancePath === e.instancePath));
-  const valueAt = (pointer: string) => pointer.split('/').slice(1).reduce<any>((node, key) => node?.[key], body);
-  const pascal = (pointer: string) => { const name = pointer.split('/').pop() ?? ''; return name.charAt(0).toUpperCase() + name.slice(1); };
-  return capProblems([
-    ...[...new Set(formatErrors.map((e) => e.instancePath))].map((p) => `The value '${valueAt(p)}' is not valid for ${pascal(p)}.`),
-    ...validationItems(others, 'body').map((i) => i.detail.replace(/^\//, '')),
-  ], moreProblems);
+  const valueAt = (pointer: string) =>
+    pointer
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], body);
+  const pascal = (pointer: string) => {
+    const name = pointer.split('/').pop() ?? '';
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  };
+  return capProblems(
+    [
+      ...[...new Set(formatErrors.map((e) => e.instancePath))].map((p) => `The value '${valueAt(p)}' is not valid for ${pascal(p)}.`),
+      ...validationItems(others, 'body').map((i) => i.detail.replace(/^\//, '')),
+    ],
+    moreProblems,
+  );
 }
 
 const nok = (reply: FastifyReply, message: string, result: unknown) =>
@@ -187,7 +216,12 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
     const op = operationById(request.routeOptions.config.operationId!);
     const query = request.query as Record<string, unknown> | undefined;
     if (op.query && query && typeof query === 'object') {
-      request.query = normalise(query, op.query as Schema, { warnings: request.warnings, typed: false, query: true, path: [] }) as typeof request.query;
+      request.query = normalise(query, op.query as Schema, {
+        warnings: request.warnings,
+        typed: false,
+        query: true,
+        path: [],
+      }) as typeof request.query;
     } else if (query) {
       for (const name in query) request.warnings.add('ignored', 'not a parameter of this call; not read', name);
     }
@@ -203,7 +237,11 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
     const validate = validatorOf(op);
     if (!validate(body)) {
       const problems = problemsOf(validate.errors ?? [], body);
-      return nok(reply, purchaseOrderOperationIds.includes(op.operationId) ? v2Messages.purchaseOrderValidation : v2Messages.malformed, problems);
+      return nok(
+        reply,
+        purchaseOrderOperationIds.includes(op.operationId) ? v2Messages.purchaseOrderValidation : v2Messages.malformed,
+        problems,
+      );
     }
     request.body = body;
   });

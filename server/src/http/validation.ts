@@ -8,11 +8,32 @@ import type { ErrorItem } from './errors.ts';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 // multipleOfPrecision: prices like 9.95 are not an exact binary multiple of 0.01; compare to 9 decimals.
-const bodyAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false }));
+const bodyAjv = addFormats(
+  new Ajv({
+    multipleOfPrecision: 9,
+    allErrors: true,
+    discriminator: true,
+    coerceTypes: false,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+  }),
+);
 // verbose: an error carries its schema, so an unknown query parameter is answered with the list of the supported ones.
-const textAjv = addFormats(new Ajv({ multipleOfPrecision: 9, allErrors: true, discriminator: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false, verbose: true }));
+const textAjv = addFormats(
+  new Ajv({
+    multipleOfPrecision: 9,
+    allErrors: true,
+    discriminator: true,
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    verbose: true,
+  }),
+);
 
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema as object);
 };

@@ -37,7 +37,7 @@ function lineReader(socket: Socket, timeoutMs: number): () => Promise<string> {
   let buffered = '';
   const lines: string[] = [];
   let failure: Error | undefined;
-  let wake = () => undefined as void;
+  let wake: () => void = () => {};
   socket.setEncoding('utf8');
   socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
   socket.on('data', (chunk: string) => {
@@ -69,7 +69,9 @@ function lineReader(socket: Socket, timeoutMs: number): () => Promise<string> {
 function parseHolder(line: string): Holder | undefined {
   try {
     const value = JSON.parse(line) as Partial<Holder>;
-    return Number.isInteger(value.pid) && (value.role === 'server' || value.role === 'cli') ? { pid: value.pid!, role: value.role } : undefined;
+    return Number.isInteger(value.pid) && (value.role === 'server' || value.role === 'cli')
+      ? { pid: value.pid!, role: value.role }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -79,7 +81,8 @@ function parseRequest(line: string): ControlRequest | undefined {
   try {
     const value = JSON.parse(line) as Partial<ControlRequest>;
     const args = value.args ?? {};
-    if (typeof value.command !== 'string' || typeof args !== 'object' || Object.values(args).some((v) => typeof v !== 'string')) return undefined;
+    if (typeof value.command !== 'string' || typeof args !== 'object' || Object.values(args).some((v) => typeof v !== 'string'))
+      return undefined;
     return { command: value.command, args };
   } catch {
     return undefined;
@@ -127,10 +130,13 @@ export function createControlServer(holder: Holder): ControlServer {
     const next = lineReader(socket, requestTimeoutMs);
     // An asker that only wanted the greeting hangs up: nothing to answer. Once the request is in, no timeout: the
     // command may wait for the database to open and then runs to its end; the asker has its own timeout.
-    next().then(async (line) => {
-      socket.setTimeout(0);
-      socket.end(`${JSON.stringify(await answer(line))}\n`);
-    }, () => socket.destroy());
+    next().then(
+      async (line) => {
+        socket.setTimeout(0);
+        socket.end(`${JSON.stringify(await answer(line))}\n`);
+      },
+      () => socket.destroy(),
+    );
   });
 
   return {
@@ -158,7 +164,9 @@ function connect(address: string, timeoutMs: number): Promise<Connection | 'nobo
     const socket = createConnection(address);
     const next = lineReader(socket, timeoutMs);
     socket.once('connect', () => resolve({ socket, next }));
-    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? resolve('nobody') : reject(error)));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? resolve('nobody') : reject(error),
+    );
   });
 }
 
@@ -179,7 +187,11 @@ export async function greetingAt(address: string): Promise<Holder | undefined | 
 }
 
 /** Sends one request to the holder at the address and returns its greeting and answer; `nobody` when none listens. */
-export async function askHolder(address: string, request: ControlRequest, timeoutMs: number): Promise<{ holder: Holder | undefined; answer: ControlAnswer } | 'nobody'> {
+export async function askHolder(
+  address: string,
+  request: ControlRequest,
+  timeoutMs: number,
+): Promise<{ holder: Holder | undefined; answer: ControlAnswer } | 'nobody'> {
   const connection = await connect(address, timeoutMs);
   if (connection === 'nobody') return 'nobody';
   try {

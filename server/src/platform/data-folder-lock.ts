@@ -20,7 +20,16 @@ import { chmodSync, lstatSync, mkdirSync, realpathSync, rmSync, statSync } from 
 import { createServer, type Server } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { askHolder, ControlCommandError, createControlServer, greetingAt, type ControlHandler, type ControlRequest, type Holder, type HolderRole } from './control-socket.ts';
+import {
+  askHolder,
+  ControlCommandError,
+  createControlServer,
+  greetingAt,
+  type ControlHandler,
+  type ControlRequest,
+  type Holder,
+  type HolderRole,
+} from './control-socket.ts';
 
 export interface DataFolderLock {
   /** Runs CLI commands sent through the control socket on this process's open database. */
@@ -32,13 +41,21 @@ export interface DataFolderLock {
 }
 
 export class DataFolderBusyError extends Error {
-  constructor(readonly dataDir: string, readonly holder: Holder | undefined, asker: HolderRole) {
-    const who = holder ? `process ${holder.pid} (${holder.role === 'server' ? 'a running sandbox' : 'an `npm run cli` command'})` : 'another process';
+  constructor(
+    readonly dataDir: string,
+    readonly holder: Holder | undefined,
+    asker: HolderRole,
+  ) {
+    const who = holder
+      ? `process ${holder.pid} (${holder.role === 'server' ? 'a running sandbox' : 'an `npm run cli` command'})`
+      : 'another process';
     const stop = holder ? `Ctrl+C in its terminal, or \`kill ${holder.pid}\`` : 'find it with `lsof +D` on the folder';
     const wait = holder?.role === 'cli' ? 'Wait for it to finish and start again' : `Stop that process (${stop})`;
-    super(asker === 'server'
-      ? `The data folder ${dataDir} is in use by ${who}: one process at a time owns an embedded database. ${wait}, or start this one with another DATA_DIR (and another PORT).`
-      : `The data folder ${dataDir} stayed in use by ${who}. Try again when it has finished, or stop it (${stop}).`);
+    super(
+      asker === 'server'
+        ? `The data folder ${dataDir} is in use by ${who}: one process at a time owns an embedded database. ${wait}, or start this one with another DATA_DIR (and another PORT).`
+        : `The data folder ${dataDir} stayed in use by ${who}. Try again when it has finished, or stop it (${stop}).`,
+    );
   }
 }
 
@@ -52,7 +69,9 @@ function controlSocketAddress(dataDir: string): string {
   const fromHere = relative(process.cwd(), absolute);
   const address = fromHere.length < absolute.length ? fromHere : absolute;
   if (Buffer.byteLength(address) > maxSocketPathBytes) {
-    throw new Error(`The path of the data folder's control socket, ${absolute}, is longer than a Unix socket allows (${maxSocketPathBytes} bytes): use a shorter DATA_DIR.`);
+    throw new Error(
+      `The path of the data folder's control socket, ${absolute}, is longer than a Unix socket allows (${maxSocketPathBytes} bytes): use a shorter DATA_DIR.`,
+    );
   }
   return address;
 }
@@ -159,7 +178,7 @@ const answerTimeoutMs = 120_000;
  */
 export async function runOnDataFolder<T>(dataDir: string, request: ControlRequest, runHere: () => Promise<T>): Promise<T> {
   let holder: Holder | undefined;
-  for (const deadline = Date.now() + waitForFolderMs; Date.now() < deadline;) {
+  for (const deadline = Date.now() + waitForFolderMs; Date.now() < deadline; ) {
     let lock: DataFolderLock | undefined;
     try {
       lock = await lockDataFolder(dataDir, 'cli');
@@ -177,7 +196,9 @@ export async function runOnDataFolder<T>(dataDir: string, request: ControlReques
     if (holder?.role === 'server') {
       const asked = await askHolder(controlSocketAddress(dataDir), request, answerTimeoutMs).catch((error: Error) => {
         // Not retried: the command may have run.
-        throw new ControlCommandError(`The running sandbox (process ${holder!.pid}) did not answer (${error.message}): check with \`npm run cli -- client list\` whether the command took effect.`);
+        throw new ControlCommandError(
+          `The running sandbox (process ${holder!.pid}) did not answer (${error.message}): check with \`npm run cli -- client list\` whether the command took effect.`,
+        );
       });
       if (asked !== 'nobody' && 'result' in asked.answer) return asked.answer.result as T;
       if (asked !== 'nobody' && 'error' in asked.answer) throw new ControlCommandError(asked.answer.error);

@@ -16,11 +16,17 @@ const { fileParts } = schema;
 
 export const PART_BYTES = 256 * 1024;
 
-export interface FileOf { clientId: number; owner: FileOwner; ownerId: number }
+export interface FileOf {
+  clientId: number;
+  owner: FileOwner;
+  ownerId: number;
+}
 
 /** Replaces the owner's file with `bytes`; call it inside the transaction that writes the owner. */
 export async function storeParts(tx: Db, file: FileOf, bytes: Buffer): Promise<void> {
-  await tx.delete(fileParts).where(and(eq(fileParts.clientId, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
+  await tx
+    .delete(fileParts)
+    .where(and(eq(fileParts.clientId, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
   const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
   for (let part = 0; part < parts; part++) {
     const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
@@ -33,7 +39,9 @@ export async function storeParts(tx: Db, file: FileOf, bytes: Buffer): Promise<v
 
 /** The owner's file as stored, or undefined when it has none. */
 export async function storedFile(db: Db, owner: FileOwner, ownerId: number): Promise<Buffer | undefined> {
-  const [row] = await db.select({ bytes: sql<Buffer | null>`string_agg(${fileParts.bytes}, ''::bytea order by ${fileParts.part})`.mapWith(fileParts.bytes) })
-    .from(fileParts).where(and(eq(fileParts.owner, owner), eq(fileParts.ownerId, ownerId)));
+  const [row] = await db
+    .select({ bytes: sql<Buffer | null>`string_agg(${fileParts.bytes}, ''::bytea order by ${fileParts.part})`.mapWith(fileParts.bytes) })
+    .from(fileParts)
+    .where(and(eq(fileParts.owner, owner), eq(fileParts.ownerId, ownerId)));
   return row.bytes ?? undefined;
 }

@@ -10,7 +10,22 @@ const maxLength = { message: 2048, stack: 4096, nestedStack: 1024, sql: 1024, fi
 const maxErrors = 5;
 
 /** Short identifying fields of Node, Fastify and PostgreSQL errors; none of them holds a bound value. */
-const keptFields = ['code', 'statusCode', 'errno', 'syscall', 'address', 'port', 'severity', 'routine', 'constraint', 'table', 'column', 'schema', 'dataType', 'position'] as const;
+const keptFields = [
+  'code',
+  'statusCode',
+  'errno',
+  'syscall',
+  'address',
+  'port',
+  'severity',
+  'routine',
+  'constraint',
+  'table',
+  'column',
+  'schema',
+  'dataType',
+  'position',
+] as const;
 
 /**
  * PostgreSQL messages that quote the offending input value (a bound parameter); the value is replaced. Other
@@ -52,18 +67,28 @@ function withoutValues(message: string): string {
 /** The stack's frames under a clean header: the header repeats the raw message, with its parameters. */
 function cleanStack(stack: string, rawMessage: string, header: string, max: number): string {
   const at = rawMessage ? stack.indexOf(rawMessage) : -1;
-  const frames = at >= 0 ? stack.slice(at + rawMessage.length) : `\n${stack.split('\n').filter((line) => /^\s+at /.test(line)).join('\n')}`;
+  const frames =
+    at >= 0
+      ? stack.slice(at + rawMessage.length)
+      : `\n${stack
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .join('\n')}`;
   return truncate(`${header}${frames}`, max);
 }
 
 function serializeOne(value: unknown, budget: { left: number }, nested: boolean): SerializedError {
   budget.left--;
-  if (typeof value !== 'object' || value === null) return { type: typeof value, message: truncate(String(value), maxLength.message), stack: '' };
+  if (typeof value !== 'object' || value === null)
+    return { type: typeof value, message: truncate(String(value), maxLength.message), stack: '' };
   const error = value as Record<string, unknown> & { message?: unknown; stack?: unknown; cause?: unknown; errors?: unknown };
   const type = (error as object).constructor?.name ?? 'Object';
   const rawMessage = typeof error.message === 'string' ? error.message : '';
   const message = truncate(withoutValues(rawMessage), maxLength.message);
-  const stack = typeof error.stack === 'string' ? cleanStack(error.stack, rawMessage, `${type}: ${message}`, nested ? maxLength.nestedStack : maxLength.stack) : '';
+  const stack =
+    typeof error.stack === 'string'
+      ? cleanStack(error.stack, rawMessage, `${type}: ${message}`, nested ? maxLength.nestedStack : maxLength.stack)
+      : '';
   const out: SerializedError = { type, message, stack };
   if (typeof error.query === 'string') out.sql = truncate(error.query, maxLength.sql);
   for (const field of keptFields) {

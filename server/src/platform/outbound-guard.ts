@@ -37,7 +37,11 @@ export function refusedAddress(address: string): string | undefined {
 export const isPublicAddress = (address: string) => refusedAddress(address) === undefined;
 
 /** A URL's hostname without the brackets of an IPv6 literal and without trailing dots (`localhost.` is `localhost`). */
-const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+const bareHost = (hostname: string) =>
+  hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 
 /**
  * Refusal of a URL's host as written, or undefined; a name that passes still needs its addresses checked (refusedTarget,

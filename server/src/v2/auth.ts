@@ -23,7 +23,11 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
   });
   route<Static<typeof TokenRequest>>(app, 'requestToken', async (request, reply) => {
     const { grant_type: grantType, username, password } = request.body;
-    if (grantType && grantType !== 'password') throw new ApiError({ code: '400', detail: tokenErrors.unsupportedGrantType.error_description }, { v2Result: tokenErrors.unsupportedGrantType });
+    if (grantType && grantType !== 'password')
+      throw new ApiError(
+        { code: '400', detail: tokenErrors.unsupportedGrantType.error_description },
+        { v2Result: tokenErrors.unsupportedGrantType },
+      );
     // Checked before the password hash: an attempt over a limit costs no hashing.
     const attempt = await throttle.reserve(username, request.ip);
     if (!attempt.allowed) {
@@ -32,10 +36,13 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
       return sendError(request, reply, 429, [{ code: '429', detail }], tokenErrors.invalidRequest(detail));
     }
     // An error in the check ends the attempt as a failure, so its place is not held until the window ends.
-    const issued = await issueToken(db, username, password, config.tokenLifetimeSeconds)
-      .catch(async (error: unknown) => { await attempt.settle(false); throw error; });
+    const issued = await issueToken(db, username, password, config.tokenLifetimeSeconds).catch(async (error: unknown) => {
+      await attempt.settle(false);
+      throw error;
+    });
     await attempt.settle(issued !== undefined);
-    if (!issued) throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
+    if (!issued)
+      throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
     // The client now known, the call goes into its request log (with the password and the token redacted).
     request.client = issued.client;
     return issued.token;
@@ -48,7 +55,9 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
   route(app, 'getReadiness', async (_request, reply) => {
     // A database that hangs must fail the probe in time, not hold it open until the prober gives up.
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), readinessTimeoutMs); });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), readinessTimeoutMs);
+    });
     try {
       await Promise.race([ping(db), timeout]);
       return { messageCode: 'OK', message: readinessMessages.ready, result: null };
@@ -60,5 +69,9 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
     }
   });
 
-  route(app, 'getSettings', async (request) => ({ messageCode: 'OK', message: v2Messages.settings, result: await settingsOf(db, request.client.id) }));
+  route(app, 'getSettings', async (request) => ({
+    messageCode: 'OK',
+    message: v2Messages.settings,
+    result: await settingsOf(db, request.client.id),
+  }));
 }

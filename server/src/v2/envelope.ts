@@ -12,14 +12,27 @@ export const notFound = (message: string) => ({ messageCode: 'NOK' as const, mes
  * the same problems as a NOK envelope with HTTP 400, except a missing resource: with keepNotFound it stays the v2 404
  * body, with notFound (the searches by key) it is the 200 NOK envelope with that message.
  */
-export function v2Route<Body = Record<string, unknown>>(app: FastifyInstance, operationId: string, handler: Handler<Body>, opts: { keepNotFound?: boolean; notFound?: string } = {}) {
-  route<Body>(app, operationId, async (request, reply) => {
-    try {
-      return await handler(request, reply);
-    } catch (error) {
-      if (opts.notFound && error instanceof ApiError && error.status === 404) return notFound(opts.notFound);
-      if (!(error instanceof ApiError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
-      throw new ApiError(error.items.map((item) => ({ ...item, code: '400' })), { v2Result: error.v2Result });
-    }
-  }, { bodySchema: false });
+export function v2Route<Body = Record<string, unknown>>(
+  app: FastifyInstance,
+  operationId: string,
+  handler: Handler<Body>,
+  opts: { keepNotFound?: boolean; notFound?: string } = {},
+) {
+  route<Body>(
+    app,
+    operationId,
+    async (request, reply) => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        if (opts.notFound && error instanceof ApiError && error.status === 404) return notFound(opts.notFound);
+        if (!(error instanceof ApiError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
+        throw new ApiError(
+          error.items.map((item) => ({ ...item, code: '400' })),
+          { v2Result: error.v2Result },
+        );
+      }
+    },
+    { bodySchema: false },
+  );
 }

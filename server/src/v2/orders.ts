@@ -20,14 +20,24 @@ export function v2OrderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     return ok(v2Messages.orderAdded, id);
   });
 
-  v2Route<{ externalOrderNumber: string }>(app, 'releaseOrderV2', async (request) => {
-    await releaseOrder(db, request.client.id, request.body.externalOrderNumber);
-    return ok(v2Messages.requestProcessed, null);
-  }, { keepNotFound: true });
+  v2Route<{ externalOrderNumber: string }>(
+    app,
+    'releaseOrderV2',
+    async (request) => {
+      await releaseOrder(db, request.client.id, request.body.externalOrderNumber);
+      return ok(v2Messages.requestProcessed, null);
+    },
+    { keepNotFound: true },
+  );
 
   const search = async (externalOrderNumber: string, clientId: number) =>
     ok(v2Messages.orderFound, searchResult(await requireOrderByExternalNumber(db, clientId, externalOrderNumber)));
   const miss = { notFound: v2Messages.orderNotFound };
   v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), miss);
-  v2Route<{ externalOrderNumber: string }>(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), miss);
+  v2Route<{ externalOrderNumber: string }>(
+    app,
+    'searchOrderByPostV2',
+    async (request) => search(request.body.externalOrderNumber, request.client.id),
+    miss,
+  );
 }

@@ -4,14 +4,22 @@ import type { Static } from '@sinclair/typebox';
 import { limits, v2Messages, v2OnlyProductFields, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
 import { apiError } from '../http/errors.ts';
 import type { WarningSink } from '../platform/request-warnings.ts';
-import { createProduct, listProducts, updateProduct, type ProductChanges, type ProductExtras, type ProductRow } from '../domain/products/service.ts';
+import {
+  createProduct,
+  listProducts,
+  updateProduct,
+  type ProductChanges,
+  type ProductExtras,
+  type ProductRow,
+} from '../domain/products/service.ts';
 import { imageContentType } from '../domain/products/image.ts';
 import type { Db } from '../db/index.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
 
 type Fields = Partial<Static<typeof V2ProductEdit>>;
-const given = <T>(value: T | null | undefined, map: (v: T) => unknown) => (value === undefined ? undefined : value === null ? null : map(value));
+const given = <T>(value: T | null | undefined, map: (v: T) => unknown) =>
+  value === undefined ? undefined : value === null ? null : map(value);
 
 /** Only the fields the client sent become changes, so an edit keeps everything else. */
 function changesOf(body: Fields, warnings: WarningSink): ProductChanges {
@@ -46,7 +54,8 @@ async function extrasOf(body: Fields): Promise<ProductExtras> {
   const extras: ProductExtras = sent.length ? { legacy: Object.fromEntries(sent.map((k) => [k, body[k]])) } : {};
   if (body.encodedImage) {
     const content = Buffer.from(body.encodedImage, 'base64');
-    if (content.length > limits.v2EncodedImageMaxBytes) throw apiError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
+    if (content.length > limits.v2EncodedImageMaxBytes)
+      throw apiError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
     extras.image = { content, contentType: await imageContentType(content) };
   }
   return extras;
@@ -54,37 +63,62 @@ async function extrasOf(body: Fields): Promise<ProductExtras> {
 
 async function findBy(db: Db, clientId: number, search: { sku?: string | null; barcode?: string | null }): Promise<ProductRow> {
   const page = { cursor: 0, size: 1 };
-  const [found] = search.sku ? await listProducts(db, clientId, { skus: [search.sku] }, page)
-    : search.barcode ? await listProducts(db, clientId, { barcodes: [search.barcode] }, page) : [];
+  const [found] = search.sku
+    ? await listProducts(db, clientId, { skus: [search.sku] }, page)
+    : search.barcode
+      ? await listProducts(db, clientId, { barcodes: [search.barcode] }, page)
+      : [];
   if (!found) throw apiError('404', `No product with ${search.sku ? `sku "${search.sku}"` : `barcode "${search.barcode ?? ''}"`}.`);
   return found;
 }
 
 const searchResult = (p: ProductRow) => ({
-  sku: p.sku, barcode: p.barcode, weight: p.weight,
+  sku: p.sku,
+  barcode: p.barcode,
+  weight: p.weight,
   costPrice: p.purchasePrice.find((price) => price.currency === 'EUR')?.amount ?? null,
   minTHT: p.expirationDateMargin,
 });
 
 export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route<Static<typeof V2ProductAdd>>(app, 'addProductV2', async (request) => {
-    const product = await createProduct(db, request.client.id, { ...changesOf(request.body, request.warnings), sku: request.body.sku, name: request.body.name }, await extrasOf(request.body));
+    const product = await createProduct(
+      db,
+      request.client.id,
+      { ...changesOf(request.body, request.warnings), sku: request.body.sku, name: request.body.name },
+      await extrasOf(request.body),
+    );
     return ok(v2Messages.productAdded, product.id);
   });
 
-  v2Route<Static<typeof V2ProductEdit>>(app, 'editProductV2', async (request) => {
-    if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
-    const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
-    if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
-    await updateProduct(db, request.client.id, product.id, changesOf(request.body, request.warnings), await extrasOf(request.body));
-    return ok(v2Messages.requestProcessed, null);
-  }, { keepNotFound: true });
+  v2Route<Static<typeof V2ProductEdit>>(
+    app,
+    'editProductV2',
+    async (request) => {
+      if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
+      const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
+      if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
+      await updateProduct(db, request.client.id, product.id, changesOf(request.body, request.warnings), await extrasOf(request.body));
+      return ok(v2Messages.requestProcessed, null);
+    },
+    { keepNotFound: true },
+  );
 
   const miss = { notFound: v2Messages.productNotFound };
-  const search = async (clientId: number, by: { sku?: string | null; barcode?: string | null }, warnings: WarningSink, barcodeSource: string) => {
+  const search = async (
+    clientId: number,
+    by: { sku?: string | null; barcode?: string | null },
+    warnings: WarningSink,
+    barcodeSource: string,
+  ) => {
     if (by.sku && by.barcode) warnings.add('ignored', 'sku is given and goes first; not read', barcodeSource);
     return ok(v2Messages.productFound, searchResult(await findBy(db, clientId, by)));
   };
-  v2Route<{ sku?: string | null; barcode?: string | null }>(app, 'searchProductV2', async (request) => search(request.client.id, request.body, request.warnings, '/barcode'), miss);
+  v2Route<{ sku?: string | null; barcode?: string | null }>(
+    app,
+    'searchProductV2',
+    async (request) => search(request.client.id, request.body, request.warnings, '/barcode'),
+    miss,
+  );
   v2Route(app, 'searchProductByQueryV2', async (request) => search(request.client.id, request.query, request.warnings, 'barcode'), miss);
 }

@@ -2,7 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2PurchaseOrderAdd, type V2PurchaseOrderDelete, type V2PurchaseOrderEdit } from '@shopapi/contract';
-import { addPurchaseOrder, deletePurchaseOrder, editPurchaseOrder, type PurchaseOrderItemInput } from '../domain/inbound/purchase-orders.ts';
+import {
+  addPurchaseOrder,
+  deletePurchaseOrder,
+  editPurchaseOrder,
+  type PurchaseOrderItemInput,
+} from '../domain/inbound/purchase-orders.ts';
 import { ApiError } from '../http/errors.ts';
 import type { WarningSink } from '../platform/request-warnings.ts';
 import { ok, v2Route } from './envelope.ts';
@@ -13,7 +18,10 @@ const invalid = (problem: string) => new ApiError({ code: '400', detail: v2Messa
 type ItemLists = Pick<Static<typeof V2PurchaseOrderEdit>, 'purchaseOrderItems' | 'apiPurchaseOrderItemViewModels'>;
 
 /** purchaseOrderItems, or its deprecated alias ApiPurchaseOrderItemViewModels (with ExpectedDeliveryDate) that older integrations send. */
-function itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels: legacy }: ItemLists, warnings: WarningSink): PurchaseOrderItemInput[] | null | undefined {
+function itemsOf(
+  { purchaseOrderItems, apiPurchaseOrderItemViewModels: legacy }: ItemLists,
+  warnings: WarningSink,
+): PurchaseOrderItemInput[] | null | undefined {
   if (!legacy) return purchaseOrderItems;
   if (purchaseOrderItems) throw invalid('Send purchaseOrderItems or ApiPurchaseOrderItemViewModels, not both.');
   warnings.add('alias', 'deprecated; use purchaseOrderItems', '/apiPurchaseOrderItemViewModels');
@@ -37,11 +45,20 @@ export function v2PurchaseOrderRoutes(app: FastifyInstance, { db }: AppContext) 
 
   v2Route<Static<typeof V2PurchaseOrderEdit>>(app, 'editPurchaseOrder', async (request) => {
     const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
-    return ok(v2Messages.purchaseOrderProcessed, await editPurchaseOrder(db, request.client, { ...order, items: itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }, request.warnings) }));
+    return ok(
+      v2Messages.purchaseOrderProcessed,
+      await editPurchaseOrder(db, request.client, {
+        ...order,
+        items: itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }, request.warnings),
+      }),
+    );
   });
 
   v2Route<Static<typeof V2PurchaseOrderDelete>>(app, 'deletePurchaseOrder', async (request) => {
     const { purchaseOrderId, purchaseOrderItems } = request.body;
-    return ok(v2Messages.purchaseOrderDeleted, await deletePurchaseOrder(db, request.client, { purchaseOrderId, skus: purchaseOrderItems?.map((item) => item.sku) }));
+    return ok(
+      v2Messages.purchaseOrderDeleted,
+      await deletePurchaseOrder(db, request.client, { purchaseOrderId, skus: purchaseOrderItems?.map((item) => item.sku) }),
+    );
   });
 }

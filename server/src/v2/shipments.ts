@@ -1,7 +1,14 @@
 // v2 shipments: thin handlers over the v2 sync view of shipments (domain/shipments/sync.ts).
 import type { FastifyInstance } from 'fastify';
 import { v2Messages } from '@shopapi/contract';
-import { searchShipments, shipmentsInTransit, syncShipments, unsyncedShipments, type ShipmentSearch, type SyncList } from '../domain/shipments/sync.ts';
+import {
+  searchShipments,
+  shipmentsInTransit,
+  syncShipments,
+  unsyncedShipments,
+  type ShipmentSearch,
+  type SyncList,
+} from '../domain/shipments/sync.ts';
 import { v2ShipmentList, v2ShipmentSearchResults, v2TrackTraceItems } from './mapping/shipments.ts';
 import { notFound, ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
@@ -26,12 +33,15 @@ export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
 
   v2Route<ShipmentSearch>(app, 'searchShipmentsV2', async (request) => {
     const { id, externalOrderNumber, shippingDate } = request.body;
-    if (!id && !externalOrderNumber && !shippingDate) request.warnings.add('default', 'no id, externalOrderNumber or shippingDate: the shipments of the past 24 hours');
+    if (!id && !externalOrderNumber && !shippingDate)
+      request.warnings.add('default', 'no id, externalOrderNumber or shippingDate: the shipments of the past 24 hours');
     const result = await v2ShipmentSearchResults(db, await searchShipments(db, request.client, request.body));
     // A search by key that misses is a NOK (clients tell new from known by it); a search by date is a list, maybe empty.
     if (!result.length && (id || externalOrderNumber)) return notFound(v2Messages.shipmentNotFound);
     return ok(v2Messages.shipmentsFound(result.length), result);
   });
 
-  v2Route(app, 'getTrackTraceStatusV2', async (request) => ok(v2Messages.trackTraceFound, await v2TrackTraceItems(db, await shipmentsInTransit(db, request.client))));
+  v2Route(app, 'getTrackTraceStatusV2', async (request) =>
+    ok(v2Messages.trackTraceFound, await v2TrackTraceItems(db, await shipmentsInTransit(db, request.client))),
+  );
 }

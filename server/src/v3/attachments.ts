@@ -24,7 +24,8 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw apiError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw apiError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
     throw apiError('400', 'The multipart body could not be read.');
   }
   return out;
@@ -45,13 +46,19 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
     assertCleanInput(document, 'body');
     // The spec describes the part as the resource itself (type, attributes, relationships); clients send that as
     // well as the whole document ({"data": {...}}). Both are read as the document.
-    if (document && typeof document === 'object' && !Array.isArray(document) && !('data' in document) && 'type' in document) document = { data: document };
+    if (document && typeof document === 'object' && !Array.isArray(document) && !('data' in document) && 'type' in document)
+      document = { data: document };
     if (!validateData(document)) throw new ApiError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
-    const result = await addAttachment(db, request.client.id, {
-      ...attributes,
-      orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
-    }, parts.file);
+    const result = await addAttachment(
+      db,
+      request.client.id,
+      {
+        ...attributes,
+        orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
+      },
+      parts.file,
+    );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.
     return { data: orderAttachmentResource((await findAttachment(db, request.client.id, result.id))!, baseOf(request)) };
   });

@@ -7,8 +7,20 @@ import { ApiError, apiError } from '../http/errors.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { enumListFilter, includesOf, pageOf, paginationLinks } from '../http/query.ts';
 import {
-  createPackingSlip, findInbound, findInboundItem, findPackingSlip, findPackingSlipItem, itemsOfInbounds, itemsOfPackingSlips, latestInbounds, listInbounds,
-  listPackingSlips, receivePackingSlip, type InboundRow, type PackingSlipRow, type ReceivedQuantity,
+  createPackingSlip,
+  findInbound,
+  findInboundItem,
+  findPackingSlip,
+  findPackingSlipItem,
+  itemsOfInbounds,
+  itemsOfPackingSlips,
+  latestInbounds,
+  listInbounds,
+  listPackingSlips,
+  receivePackingSlip,
+  type InboundRow,
+  type PackingSlipRow,
+  type ReceivedQuantity,
 } from '../domain/inbound/service.ts';
 import type { Client } from '../domain/clients/service.ts';
 import { inboundItemResource, inboundResource, packingSlipItemResource, packingSlipResource } from './resources.ts';
@@ -35,22 +47,51 @@ function cutByItems<R extends { id: number }, I>(rows: R[], items: I[], ownerOf:
 
 export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   async function slipDocuments(all: PackingSlipRow[], include: Set<string>, base: string) {
-    const [allItems, inbounds] = await Promise.all([itemsOfPackingSlips(db, all.map((s) => s.id)), latestInbounds(db, all.map((s) => s.id))]);
-    const { rows, items, cut } = include.size ? cutByItems(all, allItems, (i) => i.inboundPackingSlipId) : { rows: all, items: allItems, cut: false };
+    const [allItems, inbounds] = await Promise.all([
+      itemsOfPackingSlips(
+        db,
+        all.map((s) => s.id),
+      ),
+      latestInbounds(
+        db,
+        all.map((s) => s.id),
+      ),
+    ]);
+    const { rows, items, cut } = include.size
+      ? cutByItems(all, allItems, (i) => i.inboundPackingSlipId)
+      : { rows: all, items: allItems, cut: false };
     return {
-      data: rows.map((s) => packingSlipResource(s, items.filter((i) => i.inboundPackingSlipId === s.id).map((i) => i.id), inbounds.get(s.id), base)),
+      data: rows.map((s) =>
+        packingSlipResource(
+          s,
+          items.filter((i) => i.inboundPackingSlipId === s.id).map((i) => i.id),
+          inbounds.get(s.id),
+          base,
+        ),
+      ),
       ...(include.size ? { included: items.map((i) => packingSlipItemResource(i, base)) } : {}),
-      rows, cut,
+      rows,
+      cut,
     };
   }
 
   async function inboundDocuments(all: InboundRow[], include: Set<string>, base: string) {
-    const allItems = await itemsOfInbounds(db, all.map((i) => i.id));
+    const allItems = await itemsOfInbounds(
+      db,
+      all.map((i) => i.id),
+    );
     const { rows, items, cut } = include.size ? cutByItems(all, allItems, (i) => i.inboundId) : { rows: all, items: allItems, cut: false };
     return {
-      data: rows.map((i) => inboundResource(i, items.filter((item) => item.inboundId === i.id).map((item) => item.id), base)),
+      data: rows.map((i) =>
+        inboundResource(
+          i,
+          items.filter((item) => item.inboundId === i.id).map((item) => item.id),
+          base,
+        ),
+      ),
       ...(include.size ? { included: items.map((i) => inboundItemResource(i, base)) } : {}),
-      rows, cut,
+      rows,
+      cut,
     };
   }
 
@@ -65,13 +106,18 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     const q = request.query;
     const page = pageOf(q, request.warnings);
     const include = includesOf(q, slipIncludes);
-    const rows = await listPackingSlips(db, request.client, {
-      statuses: enumListFilter(q, 'filter[status][in]', packingSlipStatuses),
-      receivedOnLt: q['filter[receivedOn][lt]'],
-      receivedOnGt: q['filter[receivedOn][gt]'],
-      completedOnLt: q['filter[completedOn][lt]'],
-      completedOnGt: q['filter[completedOn][gt]'],
-    }, page);
+    const rows = await listPackingSlips(
+      db,
+      request.client,
+      {
+        statuses: enumListFilter(q, 'filter[status][in]', packingSlipStatuses),
+        receivedOnLt: q['filter[receivedOn][lt]'],
+        receivedOnGt: q['filter[receivedOn][gt]'],
+        completedOnLt: q['filter[completedOn][lt]'],
+        completedOnGt: q['filter[completedOn][gt]'],
+      },
+      page,
+    );
     const { rows: shown, cut, ...document } = await slipDocuments(rows, include, base);
     return { ...document, links: paginationLinks(request, base, page, shown, cut) };
   });
@@ -82,7 +128,11 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
       ...attributes,
       items: request.body.included.map((item, index) => ({ ...item.attributes, pointer: `/included/${index}/attributes/sku` })),
     });
-    const { data, included } = await slipDocuments([(await findPackingSlip(db, request.client, id))!], new Set(slipIncludes), baseOf(request));
+    const { data, included } = await slipDocuments(
+      [(await findPackingSlip(db, request.client, id))!],
+      new Set(slipIncludes),
+      baseOf(request),
+    );
     return { data: data[0], included };
   });
 
@@ -124,10 +174,19 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   // The body is optional, which Fastify's body validation does not allow: it is checked here when present.
   const receiveBody = compileBodyValidator(operationById('sandboxReceiveInboundPackingSlip').body!);
-  route<{ items?: ReceivedQuantity[] } | undefined>(app, 'sandboxReceiveInboundPackingSlip', async (request) => {
-    if (request.body !== undefined && !receiveBody(request.body)) throw new ApiError(validationItems(receiveBody.errors ?? [], 'body'));
-    const id = await receivePackingSlip(db, request.client, request.params.id, request.body?.items);
-    const { data, included } = await inboundDocuments([await requireInbound(request.client, id)], new Set(inboundIncludes), baseOf(request));
-    return { data: data[0], included };
-  }, { bodySchema: false });
+  route<{ items?: ReceivedQuantity[] } | undefined>(
+    app,
+    'sandboxReceiveInboundPackingSlip',
+    async (request) => {
+      if (request.body !== undefined && !receiveBody(request.body)) throw new ApiError(validationItems(receiveBody.errors ?? [], 'body'));
+      const id = await receivePackingSlip(db, request.client, request.params.id, request.body?.items);
+      const { data, included } = await inboundDocuments(
+        [await requireInbound(request.client, id)],
+        new Set(inboundIncludes),
+        baseOf(request),
+      );
+      return { data: data[0], included };
+    },
+    { bodySchema: false },
+  );
 }

@@ -5,14 +5,28 @@ import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } fro
 import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
-import { addressById, cancelItems, createOrder, findOrderItem, orderById, orderItemById, orderPage, pickUpPointById, requireOrder, updateOrder } from '../domain/orders/service.ts';
+import {
+  addressById,
+  cancelItems,
+  createOrder,
+  findOrderItem,
+  orderById,
+  orderItemById,
+  orderPage,
+  pickUpPointById,
+  requireOrder,
+  updateOrder,
+} from '../domain/orders/service.ts';
 import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   /** One order as a document, with the includes asked for. */
   async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
-    const { data: [order], included } = await orderDocuments(db, orderById(db, clientId, id), include, base);
+    const {
+      data: [order],
+      included,
+    } = await orderDocuments(db, orderById(db, clientId, id), include, base);
     if (!order) throw apiError('404-5', `Order ${id} not found.`);
     return { data: order, ...(include.size ? { included } : {}) };
   }
@@ -27,13 +41,27 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
     const page = pageOf(request.query, request.warnings);
-    const { data, included, ids, cut } = await orderPageText(db, orderPage(db, request.client.id, {
-      orderedOnLt: request.query['filter[orderedOn][lt]'],
-      orderedOnGt: request.query['filter[orderedOn][gt]'],
-      externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
-      references: listFilter(request.query, 'filter[reference][in]'),
-    }, page), include, base);
-    return documentBody({ data, ...(include.size ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids, cut)) });
+    const { data, included, ids, cut } = await orderPageText(
+      db,
+      orderPage(
+        db,
+        request.client.id,
+        {
+          orderedOnLt: request.query['filter[orderedOn][lt]'],
+          orderedOnGt: request.query['filter[orderedOn][gt]'],
+          externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
+          references: listFilter(request.query, 'filter[reference][in]'),
+        },
+        page,
+      ),
+      include,
+      base,
+    );
+    return documentBody({
+      data,
+      ...(include.size ? { included } : {}),
+      links: JSON.stringify(paginationLinks(request, base, page, ids, cut)),
+    });
   });
 
   route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
@@ -44,7 +72,9 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     return orderDocument(request.client.id, id, include.size ? include : new Set(orderIncludes), base);
   });
 
-  route(app, 'getOrder', async (request) => orderDocument(request.client.id, request.params.id, includesOf(request.query, orderIncludes), baseOf(request)));
+  route(app, 'getOrder', async (request) =>
+    orderDocument(request.client.id, request.params.id, includesOf(request.query, orderIncludes), baseOf(request)),
+  );
 
   route<Static<typeof OrderUpdateDocument>>(app, 'updateOrder', async (request) => {
     const base = baseOf(request);
@@ -78,7 +108,12 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   });
 
   route(app, 'getPickUpPoint', async (request) => {
-    const [pickUpPoint] = await partDocuments(db, 'pickUpPoint', pickUpPointById(db, request.client.id, request.params.id), baseOf(request));
+    const [pickUpPoint] = await partDocuments(
+      db,
+      'pickUpPoint',
+      pickUpPointById(db, request.client.id, request.params.id),
+      baseOf(request),
+    );
     if (!pickUpPoint) throw apiError('404', `Pick-up point ${request.params.id} not found.`);
     return { data: pickUpPoint };
   });

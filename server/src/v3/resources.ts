@@ -7,7 +7,11 @@ import type { WebhookRow } from '../domain/webhooks/service.ts';
 import type { ReturnReasonRow, ShippingMethodRow } from '../domain/reference/service.ts';
 import type { AttachmentRow } from '../domain/orders/attachments.ts';
 
-export interface ResourceObject { type: string; id: number; [key: string]: unknown }
+export interface ResourceObject {
+  type: string;
+  id: number;
+  [key: string]: unknown;
+}
 
 const one = (type: string, id: number | null | undefined) => ({ data: id ? { type, id } : null });
 const many = (type: string, ids: number[]) => ({ data: ids.map((id) => ({ type, id })) });
@@ -20,12 +24,28 @@ export function productResource(p: ProductRow, parts: ProductPart[], base: strin
     type: 'product',
     id: p.id,
     attributes: {
-      sku: p.sku, name: p.name, description: p.description, hasBarcode: p.hasBarcode, barcode: p.barcode, type: p.type, status: p.status,
-      stockLevelType: p.stockLevelType, hasLotNumber: p.hasLotNumber, hasSerialNumber: p.hasSerialNumber, hasExpirationDate: p.hasExpirationDate,
-      expirationDate: p.expirationDate, expirationDateMargin: p.expirationDateMargin, expirationDateWarning: p.expirationDateWarning,
-      countryOfOrigin: p.countryOfOrigin, hsCodes: p.hsCodes, purchasePrice: p.purchasePrice.map((price) => ({ currency: price.currency, amount: Number(price.amount) })),
+      sku: p.sku,
+      name: p.name,
+      description: p.description,
+      hasBarcode: p.hasBarcode,
+      barcode: p.barcode,
+      type: p.type,
+      status: p.status,
+      stockLevelType: p.stockLevelType,
+      hasLotNumber: p.hasLotNumber,
+      hasSerialNumber: p.hasSerialNumber,
+      hasExpirationDate: p.hasExpirationDate,
+      expirationDate: p.expirationDate,
+      expirationDateMargin: p.expirationDateMargin,
+      expirationDateWarning: p.expirationDateWarning,
+      countryOfOrigin: p.countryOfOrigin,
+      hsCodes: p.hsCodes,
+      purchasePrice: p.purchasePrice.map((price) => ({ currency: price.currency, amount: Number(price.amount) })),
       metadata: extras(p.metadata, ['extra1', 'extra2', 'extra3', 'extra4', 'extra5']),
-      weight: p.weight, length: p.length, width: p.width, height: p.height,
+      weight: p.weight,
+      length: p.length,
+      width: p.width,
+      height: p.height,
     },
     relationships: {
       // The stock level of a product has the product's id.
@@ -41,7 +61,13 @@ export function orderAttachmentResource(a: AttachmentRow, base: string): Resourc
   return {
     type: 'orderAttachment',
     id: a.id,
-    attributes: { filename: a.filename, contentType: a.contentType, printStrategy: a.printStrategy, externalOrderNumber: a.externalOrderNumber, createdOn: a.createdAt.toISOString() },
+    attributes: {
+      filename: a.filename,
+      contentType: a.contentType,
+      printStrategy: a.printStrategy,
+      externalOrderNumber: a.externalOrderNumber,
+      createdOn: a.createdAt.toISOString(),
+    },
     relationships: { order: one('order', a.orderId) },
     links: self(base, 'orderAttachments', a.id),
   };
@@ -52,11 +78,24 @@ export function stockResource(s: StockRow, base: string): ResourceObject {
     type: 'stock',
     id: s.id,
     attributes: {
-      sku: s.sku, quantity: s.quantity, locationType: s.locationType, locationCode: s.locationCode, quality: s.quality, status: s.status,
-      expirationDate: s.expirationDate, expirationStatus: s.expirationStatus, lotNumber: s.lotNumber, quarantined: s.quarantined,
-      modifiedOn: s.modifiedOn.toISOString(), receivedOn: s.receivedOn.toISOString(),
+      sku: s.sku,
+      quantity: s.quantity,
+      locationType: s.locationType,
+      locationCode: s.locationCode,
+      quality: s.quality,
+      status: s.status,
+      expirationDate: s.expirationDate,
+      expirationStatus: s.expirationStatus,
+      lotNumber: s.lotNumber,
+      quarantined: s.quarantined,
+      modifiedOn: s.modifiedOn.toISOString(),
+      receivedOn: s.receivedOn.toISOString(),
     },
-    relationships: { stockLocation: one('stockLocation', s.stockLocationId), product: one('product', s.productId), inboundItem: one('inboundItem', s.inboundItemId) },
+    relationships: {
+      stockLocation: one('stockLocation', s.stockLocationId),
+      product: one('product', s.productId),
+      inboundItem: one('inboundItem', s.inboundItemId),
+    },
     links: self(base, 'stock', s.id),
   };
 }
@@ -85,13 +124,25 @@ export function stockMutationResource(m: StockMutationRow, base: string): Resour
     type: 'stockMutation',
     id: m.id,
     attributes: {
-      type: m.type, createdOn: m.createdOn.toISOString(), warehouseCode: m.warehouseCode, locationType: m.locationType, locationCode: m.locationCode,
-      sku: m.sku, quantity: m.quantity, quality: m.quality, status: m.status, expirationDate: m.expirationDate, lotNumber: m.lotNumber,
-      correctionCode: m.correctionCode, remarks: m.remarks,
+      type: m.type,
+      createdOn: m.createdOn.toISOString(),
+      warehouseCode: m.warehouseCode,
+      locationType: m.locationType,
+      locationCode: m.locationCode,
+      sku: m.sku,
+      quantity: m.quantity,
+      quality: m.quality,
+      status: m.status,
+      expirationDate: m.expirationDate,
+      lotNumber: m.lotNumber,
+      correctionCode: m.correctionCode,
+      remarks: m.remarks,
     },
     relationships: {
-      product: one('product', m.productId), returnItem: one('returnItem', m.returnItemId),
-      inboundItem: one('inboundItem', m.inboundItemId), shipmentItem: one('shipmentItem', m.shipmentItemId),
+      product: one('product', m.productId),
+      returnItem: one('returnItem', m.returnItemId),
+      inboundItem: one('inboundItem', m.inboundItemId),
+      shipmentItem: one('shipmentItem', m.shipmentItemId),
     },
     links: self(base, 'stockMutations', m.id),
   };
@@ -102,8 +153,14 @@ export function packingSlipResource(s: PackingSlipRow, itemIds: number[], inboun
     type: 'inboundPackingSlip',
     id: s.id,
     attributes: {
-      expectedIn: s.expectedIn, expectedOn: s.expectedOn, receivedOn: iso(s.receivedOn), completedOn: iso(s.completedOn), reference: s.reference,
-      status: s.status, comments: s.comments, metadata: extras(s.metadata, ['extra1', 'extra2', 'extra3', 'extra4', 'extra5']),
+      expectedIn: s.expectedIn,
+      expectedOn: s.expectedOn,
+      receivedOn: iso(s.receivedOn),
+      completedOn: iso(s.completedOn),
+      reference: s.reference,
+      status: s.status,
+      comments: s.comments,
+      metadata: extras(s.metadata, ['extra1', 'extra2', 'extra3', 'extra4', 'extra5']),
     },
     relationships: { inboundPackingSlipItems: many('inboundPackingSlipItem', itemIds), inbound: one('inbound', inboundId) },
     links: self(base, 'inboundPackingSlips', s.id),
@@ -125,7 +182,12 @@ export function inboundResource(i: InboundRow, itemIds: number[], base: string):
     type: 'inbound',
     id: i.id,
     attributes: {
-      reference: i.reference, status: i.status, receivedIn: i.receivedIn, createdOn: i.createdOn.toISOString(), checkingOn: iso(i.checkingOn), completedOn: iso(i.completedOn),
+      reference: i.reference,
+      status: i.status,
+      receivedIn: i.receivedIn,
+      createdOn: i.createdOn.toISOString(),
+      checkingOn: iso(i.checkingOn),
+      completedOn: iso(i.completedOn),
     },
     relationships: { inboundPackingSlip: one('inboundPackingSlip', i.inboundPackingSlipId), inboundItems: many('inboundItem', itemIds) },
     links: self(base, 'inbounds', i.id),
@@ -137,7 +199,11 @@ export function inboundItemResource(i: InboundItemRow, base: string): ResourceOb
     type: 'inboundItem',
     id: i.id,
     attributes: { quantity: i.quantity, sku: i.sku, lotNumber: i.lotNumber, expirationDate: i.expirationDate },
-    relationships: { inbound: one('inbound', i.inboundId), product: one('product', i.productId), inboundPackingSlipItem: one('inboundPackingSlipItem', i.inboundPackingSlipItemId) },
+    relationships: {
+      inbound: one('inbound', i.inboundId),
+      product: one('product', i.productId),
+      inboundPackingSlipItem: one('inboundPackingSlipItem', i.inboundPackingSlipItemId),
+    },
     links: self(base, 'inboundItems', i.id),
   };
 }
@@ -147,13 +213,26 @@ export function returnItemResource(r: ReturnItemRow, base: string): ResourceObje
     type: 'returnItem',
     id: r.id,
     attributes: {
-      sku: r.sku, quantity: r.quantity, condition: r.condition, processedOn: iso(r.processedOn), processedIn: r.processedIn, restockIn: r.restockIn,
-      restockOn: iso(r.restockOn), comment: r.comment, redeliver: r.redeliver, externalOrderNumber: r.externalOrderNumber,
+      sku: r.sku,
+      quantity: r.quantity,
+      condition: r.condition,
+      processedOn: iso(r.processedOn),
+      processedIn: r.processedIn,
+      restockIn: r.restockIn,
+      restockOn: iso(r.restockOn),
+      comment: r.comment,
+      redeliver: r.redeliver,
+      externalOrderNumber: r.externalOrderNumber,
     },
     relationships: {
-      order: one('order', r.orderId), orderItem: one('orderItem', r.orderItemId), product: one('product', r.productId), return: one('return', r.returnId),
+      order: one('order', r.orderId),
+      orderItem: one('orderItem', r.orderItemId),
+      product: one('product', r.productId),
+      return: one('return', r.returnId),
       // One row is both the announced RMA item and the processed return item.
-      returnAuthorizationItem: one('returnAuthorizationItem', r.id), returnReason: one('returnReason', r.returnReasonId), shipmentItem: one('shipmentItem', r.shipmentItemId),
+      returnAuthorizationItem: one('returnAuthorizationItem', r.id),
+      returnReason: one('returnReason', r.returnReasonId),
+      shipmentItem: one('shipmentItem', r.shipmentItemId),
     },
     links: self(base, 'returnItems', r.id),
   };
@@ -164,7 +243,13 @@ export function webhookResource(w: WebhookRow, base: string, opts: { withSecret?
     type: 'webhook',
     id: w.id,
     // The secret is shown once, in the answer that created it.
-    attributes: { entity: w.entity, event: w.event, targetUrl: w.targetUrl, isActive: w.isActive, ...(opts.withSecret ? { secret: w.secret } : {}) },
+    attributes: {
+      entity: w.entity,
+      event: w.event,
+      targetUrl: w.targetUrl,
+      isActive: w.isActive,
+      ...(opts.withSecret ? { secret: w.secret } : {}),
+    },
     links: self(base, 'webhooks', w.id),
   };
 }
@@ -173,7 +258,14 @@ export function shippingMethodResource(m: ShippingMethodRow, base: string): Reso
   return {
     type: 'shippingMethod',
     id: m.id,
-    attributes: { code: m.code, name: m.name, carrier: m.carrier, kind: m.kind.toUpperCase(), warehouseCode: m.warehouse, paperless: m.paperless },
+    attributes: {
+      code: m.code,
+      name: m.name,
+      carrier: m.carrier,
+      kind: m.kind.toUpperCase(),
+      warehouseCode: m.warehouse,
+      paperless: m.paperless,
+    },
     relationships: { mainShippingMethod: one('shippingMethod', m.mainShippingMethodId) },
     links: self(base, 'shippingMethods', m.id),
   };

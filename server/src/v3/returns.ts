@@ -11,10 +11,15 @@ export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listReturnItems', async (request) => {
     const base = baseOf(request);
     const page = pageOf(request.query, request.warnings);
-    const rows = await listReturnItems(db, request.client.id, {
-      processedOnLt: request.query['filter[processedOn][lt]'],
-      processedOnGt: request.query['filter[processedOn][gt]'],
-    }, page);
+    const rows = await listReturnItems(
+      db,
+      request.client.id,
+      {
+        processedOnLt: request.query['filter[processedOn][lt]'],
+        processedOnGt: request.query['filter[processedOn][gt]'],
+      },
+      page,
+    );
     return { data: rows.map((r) => returnItemResource(r, base)), links: paginationLinks(request, base, page, rows) };
   });
 

@@ -7,7 +7,12 @@ import { paginationLinks } from '../http/query.ts';
 import { findRequest, listRequests, type RequestLogFilter, type RequestLogRow } from '../domain/request-log/reader.ts';
 import type { AppContext } from '../app.ts';
 
-const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({ contentType, bytes, truncated, body });
+const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({
+  contentType,
+  bytes,
+  truncated,
+  body,
+});
 
 /** The one representation of an entry, in a page and alone. */
 function sandboxRequestResource(row: RequestLogRow, base: string) {
@@ -49,7 +54,10 @@ export function sandboxRequestRoutes(app: FastifyInstance, { db, baseOf }: AppCo
     const size = Math.min(Number(request.query['page[size]'] ?? sandboxRequestsPageSizeMax), sandboxRequestsPageSizeMax);
     const before = Number(request.query['page[cursor]'] ?? 0);
     const rows = await listRequests(db, request.client.id, { before, size }, filterOf(request.query));
-    return { data: rows.map((row) => sandboxRequestResource(row, base)), links: paginationLinks(request, base, { cursor: before, size }, rows) };
+    return {
+      data: rows.map((row) => sandboxRequestResource(row, base)),
+      links: paginationLinks(request, base, { cursor: before, size }, rows),
+    };
   });
 
   route(app, 'getSandboxRequest', async (request) => {

@@ -14,16 +14,27 @@ export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
 
   /** The shipment with its items included, as the sandbox calls answer. */
   async function shipmentDocument(clientRequest: Parameters<typeof baseOf>[0], id: number) {
-    const { data: [shipment], included } = await shipmentDocuments(db, shipmentById(db, clientRequest.client, id), true, baseOf(clientRequest));
+    const {
+      data: [shipment],
+      included,
+    } = await shipmentDocuments(db, shipmentById(db, clientRequest.client, id), true, baseOf(clientRequest));
     return { data: shipment, included };
   }
 
   route<{ seconds: number }>(app, 'sandboxAdvanceClock', async (request) => {
     const client = await advanceClock(db, request.client.id, request.body.seconds, warehouse);
-    return { data: { type: 'clock', id: client.id, attributes: { now: clientNow(client).toISOString(), offsetSeconds: client.clockOffsetSeconds } } };
+    return {
+      data: {
+        type: 'clock',
+        id: client.id,
+        attributes: { now: clientNow(client).toISOString(), offsetSeconds: client.clockOffsetSeconds },
+      },
+    };
   });
 
-  route(app, 'sandboxShipOrder', async (request) => shipmentDocument(request, await shipNow(db, request.client, request.params.id, warehouse)));
+  route(app, 'sandboxShipOrder', async (request) =>
+    shipmentDocument(request, await shipNow(db, request.client, request.params.id, warehouse)),
+  );
 
   route(app, 'sandboxAdvanceShipment', async (request) => {
     await advanceShipment(db, request.client, request.params.id, warehouse);

@@ -17,23 +17,47 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
     const page = pageOf(request.query, request.warnings);
     const q = request.query;
     const withItems = include.has('shipmentItems');
-    const { data, included, ids, cut } = await shipmentPageText(db, shipmentPage(db, request.client, {
-      shippedOnLt: q['filter[shippedOn][lt]'],
-      shippedOnGt: q['filter[shippedOn][gt]'],
-      statuses: enumListFilter(q, 'filter[status][in]', shipmentStatuses),
-      orderTypes: integerListFilter(q, 'filter[orderType][in]'),
-      references: listFilter(q, 'filter[reference][in]'),
-      // The spec's orderId and externalOrderNumber, and the filter[] spellings clients also write.
-      orderIds: allSpellings(q.orderId === undefined ? undefined : [q.orderId], integerListFilter(q, 'filter[orderId]'), integerListFilter(q, 'filter[orderId][in]')),
-      externalOrderNumbers: allSpellings(q.externalOrderNumber === undefined ? undefined : [q.externalOrderNumber],
-        listFilter(q, 'filter[externalOrderNumber]'), listFilter(q, 'filter[externalOrderNumber][in]')),
-    }, page), withItems, base);
-    return documentBody({ data, ...(withItems ? { included } : {}), links: JSON.stringify(paginationLinks(request, base, page, ids, cut)) });
+    const { data, included, ids, cut } = await shipmentPageText(
+      db,
+      shipmentPage(
+        db,
+        request.client,
+        {
+          shippedOnLt: q['filter[shippedOn][lt]'],
+          shippedOnGt: q['filter[shippedOn][gt]'],
+          statuses: enumListFilter(q, 'filter[status][in]', shipmentStatuses),
+          orderTypes: integerListFilter(q, 'filter[orderType][in]'),
+          references: listFilter(q, 'filter[reference][in]'),
+          // The spec's orderId and externalOrderNumber, and the filter[] spellings clients also write.
+          orderIds: allSpellings(
+            q.orderId === undefined ? undefined : [q.orderId],
+            integerListFilter(q, 'filter[orderId]'),
+            integerListFilter(q, 'filter[orderId][in]'),
+          ),
+          externalOrderNumbers: allSpellings(
+            q.externalOrderNumber === undefined ? undefined : [q.externalOrderNumber],
+            listFilter(q, 'filter[externalOrderNumber]'),
+            listFilter(q, 'filter[externalOrderNumber][in]'),
+          ),
+        },
+        page,
+      ),
+      withItems,
+      base,
+    );
+    return documentBody({
+      data,
+      ...(withItems ? { included } : {}),
+      links: JSON.stringify(paginationLinks(request, base, page, ids, cut)),
+    });
   });
 
   route(app, 'getShipment', async (request) => {
     const withItems = includesOf(request.query, includable).has('shipmentItems');
-    const { data: [shipment], included } = await shipmentDocuments(db, shipmentById(db, request.client, request.params.id), withItems, baseOf(request));
+    const {
+      data: [shipment],
+      included,
+    } = await shipmentDocuments(db, shipmentById(db, request.client, request.params.id), withItems, baseOf(request));
     if (!shipment) throw apiError('404', `Shipment ${request.params.id} not found.`);
     return { data: shipment, ...(withItems ? { included } : {}) };
   });
@@ -43,5 +67,4 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
     if (!item) throw apiError('404', `Shipment item ${request.params.id} not found.`);
     return { data: item };
   });
-
 }

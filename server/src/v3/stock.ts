@@ -5,7 +5,15 @@ import { route } from '../http/routes.ts';
 import { apiError } from '../http/errors.ts';
 import { enumListFilter, includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import {
-  findStock, findStockLevels, findStockLocation, findStockMutation, listStock, listStockLevels, listStockMutations, locationsOf, type StockRow,
+  findStock,
+  findStockLevels,
+  findStockLocation,
+  findStockMutation,
+  listStock,
+  listStockLevels,
+  listStockMutations,
+  locationsOf,
+  type StockRow,
 } from '../domain/inventory/service.ts';
 import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
@@ -14,8 +22,17 @@ const stockIncludes = ['stockLocation'];
 
 export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   async function stockDocument(clientId: number, rows: StockRow[], include: Set<string>, base: string) {
-    const locations = include.has('stockLocation') ? await locationsOf(db, clientId, rows.map((s) => s.stockLocationId)) : [];
-    return { data: rows.map((s) => stockResource(s, base)), ...(include.size ? { included: locations.map((l) => stockLocationResource(l, base)) } : {}) };
+    const locations = include.has('stockLocation')
+      ? await locationsOf(
+          db,
+          clientId,
+          rows.map((s) => s.stockLocationId),
+        )
+      : [];
+    return {
+      data: rows.map((s) => stockResource(s, base)),
+      ...(include.size ? { included: locations.map((l) => stockLocationResource(l, base)) } : {}),
+    };
   }
 
   route(app, 'listStock', async (request) => {
@@ -23,13 +40,18 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     const q = request.query;
     const page = pageOf(q, request.warnings);
     const include = includesOf(q, stockIncludes);
-    const rows = await listStock(db, request.client.id, {
-      locationTypes: enumListFilter(q, 'filter[locationType][in]', locationTypes),
-      skus: listFilter(q, 'filter[sku][in]'),
-      modifiedOnLt: q['filter[modifiedOn][lt]'],
-      modifiedOnGt: q['filter[modifiedOn][gt]'],
-      expirationStatuses: enumListFilter(q, 'filter[expirationStatus][in]', expirationStatuses),
-    }, page);
+    const rows = await listStock(
+      db,
+      request.client.id,
+      {
+        locationTypes: enumListFilter(q, 'filter[locationType][in]', locationTypes),
+        skus: listFilter(q, 'filter[sku][in]'),
+        modifiedOnLt: q['filter[modifiedOn][lt]'],
+        modifiedOnGt: q['filter[modifiedOn][gt]'],
+        expirationStatuses: enumListFilter(q, 'filter[expirationStatus][in]', expirationStatuses),
+      },
+      page,
+    );
     return { ...(await stockDocument(request.client.id, rows, include, base)), links: paginationLinks(request, base, page, rows) };
   });
 
@@ -51,12 +73,25 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     const base = baseOf(request);
     const q = request.query;
     const page = pageOf(q, request.warnings);
-    const rows = await listStockLevels(db, request.client, {
-      skus: listFilter(q, 'filter[sku][in]'),
-      mutatedOnGte: q['filter[mutatedOn][gte]'],
-      sort: q.sort ?? 'id',
-    }, page);
-    return { data: rows.map((r) => stockLevelResource(r, base)), links: paginationLinks(request, base, page, rows.map((r) => ({ id: r.productId }))) };
+    const rows = await listStockLevels(
+      db,
+      request.client,
+      {
+        skus: listFilter(q, 'filter[sku][in]'),
+        mutatedOnGte: q['filter[mutatedOn][gte]'],
+        sort: q.sort ?? 'id',
+      },
+      page,
+    );
+    return {
+      data: rows.map((r) => stockLevelResource(r, base)),
+      links: paginationLinks(
+        request,
+        base,
+        page,
+        rows.map((r) => ({ id: r.productId })),
+      ),
+    };
   });
 
   route(app, 'getStockLevel', async (request) => {
@@ -69,12 +104,17 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     const base = baseOf(request);
     const q = request.query;
     const page = pageOf(q, request.warnings);
-    const rows = await listStockMutations(db, request.client, {
-      createdOnLt: q['filter[createdOn][lt]'],
-      createdOnGt: q['filter[createdOn][gt]'],
-      types: enumListFilter(q, 'filter[type][in]', stockMutationTypes),
-      synced: q['filter[synced]'],
-    }, page);
+    const rows = await listStockMutations(
+      db,
+      request.client,
+      {
+        createdOnLt: q['filter[createdOn][lt]'],
+        createdOnGt: q['filter[createdOn][gt]'],
+        types: enumListFilter(q, 'filter[type][in]', stockMutationTypes),
+        synced: q['filter[synced]'],
+      },
+      page,
+    );
     return { data: rows.map((m) => stockMutationResource(m, base)), links: paginationLinks(request, base, page, rows) };
   });
 

@@ -13,11 +13,26 @@ function webhookDeliveryResource({ delivery: d, event, attempts }: DeliveryLogEn
     type: 'webhookDelivery',
     id: d.id,
     attributes: {
-      eventId: event.id, event: event.type, entity: event.entity, entityId: event.entityId, occurredOn: event.occurredOn.toISOString(),
-      status, attempts: d.attempts, nextAttemptOn: status === 'PENDING' ? d.nextAttemptAt.toISOString() : null,
-      lastStatusCode: d.lastStatusCode, lastDurationMs: d.lastDurationMs, lastError: d.lastError,
-      deliveredOn: iso(d.deliveredAt), failedOn: iso(d.failedAt), createdOn: d.createdAt.toISOString(),
-      log: attempts.map((a) => ({ attemptedOn: a.attemptedAt.toISOString(), statusCode: a.statusCode, durationMs: a.durationMs, error: a.error })),
+      eventId: event.id,
+      event: event.type,
+      entity: event.entity,
+      entityId: event.entityId,
+      occurredOn: event.occurredOn.toISOString(),
+      status,
+      attempts: d.attempts,
+      nextAttemptOn: status === 'PENDING' ? d.nextAttemptAt.toISOString() : null,
+      lastStatusCode: d.lastStatusCode,
+      lastDurationMs: d.lastDurationMs,
+      lastError: d.lastError,
+      deliveredOn: iso(d.deliveredAt),
+      failedOn: iso(d.failedAt),
+      createdOn: d.createdAt.toISOString(),
+      log: attempts.map((a) => ({
+        attemptedOn: a.attemptedAt.toISOString(),
+        statusCode: a.statusCode,
+        durationMs: a.durationMs,
+        error: a.error,
+      })),
     },
     relationships: { webhook: { data: { type: 'webhook', id: d.webhookId } } },
     links: { self: `${base}/sandbox/webhooks/${d.webhookId}/deliveries/${d.id}` },
@@ -29,7 +44,15 @@ export function webhookDeliveryRoutes(app: FastifyInstance, { db, baseOf }: AppC
     const base = baseOf(request);
     const page = pageOf(request.query, request.warnings);
     const entries = await listDeliveries(db, request.client.id, request.params.id, page);
-    return { data: entries.map((e) => webhookDeliveryResource(e, base)), links: paginationLinks(request, base, page, entries.map((e) => e.delivery)) };
+    return {
+      data: entries.map((e) => webhookDeliveryResource(e, base)),
+      links: paginationLinks(
+        request,
+        base,
+        page,
+        entries.map((e) => e.delivery),
+      ),
+    };
   });
 
   route(app, 'sandboxGetWebhookDelivery', async (request) => {

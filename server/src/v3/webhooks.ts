@@ -23,7 +23,9 @@ export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
     return { data: webhookResource(webhook, baseOf(request), { withSecret: true }) };
   });
 
-  route(app, 'getWebhook', async (request) => ({ data: webhookResource(await requireWebhook(db, request.client.id, request.params.id), baseOf(request)) }));
+  route(app, 'getWebhook', async (request) => ({
+    data: webhookResource(await requireWebhook(db, request.client.id, request.params.id), baseOf(request)),
+  }));
 
   route<Static<typeof WebhookUpdateDocument>>(app, 'updateWebhook', async (request) => {
     const webhook = await updateWebhook(db, request.client.id, request.params.id, request.body.data.attributes, targets);

@@ -23,8 +23,10 @@ function statusOn(today: string, expirationDate: string, marginDays: number, war
 export async function updateExpirationStatuses(db: Db, client: Client, now: Date): Promise<void> {
   const today = now.toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
-    const rows = await tx.select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
-      .from(stock).innerJoin(products, eq(products.id, stock.productId))
+    const rows = await tx
+      .select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
+      .from(stock)
+      .innerJoin(products, eq(products.id, stock.productId))
       .where(and(eq(stock.clientId, client.id), isNotNull(stock.expirationDate), sql`${stock.expirationStatus} <> 'EXPIRED'`))
       .for('update', { of: stock });
     for (const { stock: row, margin, warning } of rows) {
@@ -35,10 +37,23 @@ export async function updateExpirationStatuses(db: Db, client: Client, now: Date
       await tx.update(stock).set({ expirationStatus: status, quality, modifiedOn: now }).where(eq(stock.id, row.id));
       if (quality === row.quality) continue;
       const base = {
-        clientId: client.id, productId: row.productId, sku: row.sku, type: 'QUALITY', createdOn: now, warehouseCode: row.warehouseCode, locationType: row.locationType,
-        locationCode: row.locationCode, status: row.status, expirationDate: row.expirationDate, lotNumber: row.lotNumber, remarks: `Expiration status ${status}.`,
+        clientId: client.id,
+        productId: row.productId,
+        sku: row.sku,
+        type: 'QUALITY',
+        createdOn: now,
+        warehouseCode: row.warehouseCode,
+        locationType: row.locationType,
+        locationCode: row.locationCode,
+        status: row.status,
+        expirationDate: row.expirationDate,
+        lotNumber: row.lotNumber,
+        remarks: `Expiration status ${status}.`,
       };
-      await tx.insert(stockMutations).values([{ ...base, quantity: -row.quantity, quality: row.quality }, { ...base, quantity: row.quantity, quality }]);
+      await tx.insert(stockMutations).values([
+        { ...base, quantity: -row.quantity, quality: row.quality },
+        { ...base, quantity: row.quantity, quality },
+      ]);
     }
   });
 }

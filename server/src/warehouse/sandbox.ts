@@ -31,9 +31,17 @@ export async function shipNow(db: Db, client: Client, orderId: number, opts: War
     const tx = t as unknown as Db;
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('update');
     if (locked.fulfilledAt) throw apiError('422', `Order ${order.id} is already fulfilled.`);
-    if (!locked.isValid) throw apiError('422', `Order ${order.id} is Not Valid: its delivery address lacks a house number. It is not shipped until one is added.`);
+    if (!locked.isValid)
+      throw apiError(
+        '422',
+        `Order ${order.id} is Not Valid: its delivery address lacks a house number. It is not shipped until one is added.`,
+      );
     const now = clientNow(client);
-    const underWay = await tx.select({ id: shipments.id }).from(shipments).where(and(eq(shipments.orderId, order.id), ne(shipments.status, 'SHIPPED'))).orderBy(asc(shipments.id));
+    const underWay = await tx
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, order.id), ne(shipments.status, 'SHIPPED')))
+      .orderBy(asc(shipments.id));
     let last: number | undefined;
     for (const { id } of underWay) {
       await walkToShipped(tx, client, id, now, opts);
@@ -55,11 +63,15 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
     const tx = t as unknown as Db;
     const shipment = await requireShipment(tx, client.id, shipmentId, { lock: true });
     const now = clientNow(client);
-    let result;
+    let result: Awaited<ReturnType<typeof stepShipment>>;
     try {
       result = await stepShipment(tx, client, shipment, now, { correctShortage: false });
     } catch (error) {
-      if (error instanceof ShortageError) throw apiError('409', `${error.message} Receive goods first, or ship the order with POST /sandbox/orders/${shipment.orderId}/ship.`);
+      if (error instanceof ShortageError)
+        throw apiError(
+          '409',
+          `${error.message} Receive goods first, or ship the order with POST /sandbox/orders/${shipment.orderId}/ship.`,
+        );
       throw error;
     }
     if (result === 'done') throw apiError('409', `Shipment ${shipment.id} has been delivered: nothing more happens to it.`);
@@ -89,14 +101,26 @@ export interface ReturnedGoods {
 export async function returnShipment(db: Db, client: Client, shipmentId: number, goods: ReturnedGoods[]): Promise<ReturnItemRow[]> {
   const shipment = await requireShipment(db, client.id, shipmentId);
   const lines = await db.select().from(shipmentItems).where(eq(shipmentItems.shipmentId, shipment.id)).orderBy(asc(shipmentItems.id));
-  const problems = goods.flatMap((g, index) => (lines.some((l) => l.sku === g.sku)
-    ? [] : [{ code: '404-1' as const, detail: `SKU "${g.sku}" is not on shipment ${shipment.id}.`, pointer: `/items/${index}/sku` }]));
+  const problems = goods.flatMap((g, index) =>
+    lines.some((l) => l.sku === g.sku)
+      ? []
+      : [{ code: '404-1' as const, detail: `SKU "${g.sku}" is not on shipment ${shipment.id}.`, pointer: `/items/${index}/sku` }],
+  );
   if (problems.length) throw new ApiError(problems);
   const returnId = await registerReturn(db, client, {
     shipmentId: shipment.id,
-    items: goods.map((g) => ({ shipmentItemId: lines.find((l) => l.sku === g.sku)!.id, quantity: g.quantity, returnReasonId: g.returnReasonId ?? null })),
+    items: goods.map((g) => ({
+      shipmentItemId: lines.find((l) => l.sku === g.sku)!.id,
+      quantity: g.quantity,
+      returnReasonId: g.returnReasonId ?? null,
+    })),
   });
   const registered = await db.select().from(returnItems).where(eq(returnItems.returnId, returnId)).orderBy(asc(returnItems.id));
-  await processReturnItems(db, client, returnId, registered.map((item, index) => ({ returnItemId: item.id, condition: goods[index].condition, comment: goods[index].comment ?? null })));
+  await processReturnItems(
+    db,
+    client,
+    returnId,
+    registered.map((item, index) => ({ returnItemId: item.id, condition: goods[index].condition, comment: goods[index].comment ?? null })),
+  );
   return db.select().from(returnItems).where(eq(returnItems.returnId, returnId)).orderBy(asc(returnItems.id));
 }

@@ -14,21 +14,43 @@ export interface WarehouseOptions {
   stepSeconds: number;
 }
 
-const asClient = (row: typeof clients.$inferSelect): Client => ({ id: row.id, username: row.username, defaultWarehouse: row.defaultWarehouse, clockOffsetSeconds: row.clockOffsetSeconds });
+const asClient = (row: typeof clients.$inferSelect): Client => ({
+  id: row.id,
+  username: row.username,
+  defaultWarehouse: row.defaultWarehouse,
+  clockOffsetSeconds: row.clockOffsetSeconds,
+});
 
 /** Starts a shipment for every order the warehouse can work on now; each order in its own transaction. */
 async function startOrders(db: Db, client: Client, now: Date, opts: WarehouseOptions) {
-  const underWay = db.select({ orderId: shipments.orderId }).from(shipments).where(and(eq(shipments.clientId, client.id), sql`${shipments.status} <> 'SHIPPED'`));
-  const candidates = await db.select({ id: orders.id }).from(orders).where(and(
-    eq(orders.clientId, client.id), eq(orders.onHold, false), eq(orders.isValid, true), sql`${orders.fulfilledAt} is null`, notInArray(orders.id, underWay),
-  )).orderBy(asc(orders.id));
+  const underWay = db
+    .select({ orderId: shipments.orderId })
+    .from(shipments)
+    .where(and(eq(shipments.clientId, client.id), sql`${shipments.status} <> 'SHIPPED'`));
+  const candidates = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.clientId, client.id),
+        eq(orders.onHold, false),
+        eq(orders.isValid, true),
+        sql`${orders.fulfilledAt} is null`,
+        notInArray(orders.id, underWay),
+      ),
+    )
+    .orderBy(asc(orders.id));
   for (const { id } of candidates) {
     await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       // Another process may be starting the same order: it holds the row, this one skips it.
       const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for('update', { skipLocked: true });
       if (!order || order.onHold || !order.isValid || order.fulfilledAt) return;
-      const [busy] = await tx.select({ id: shipments.id }).from(shipments).where(and(eq(shipments.orderId, id), sql`${shipments.status} <> 'SHIPPED'`)).limit(1);
+      const [busy] = await tx
+        .select({ id: shipments.id })
+        .from(shipments)
+        .where(and(eq(shipments.orderId, id), sql`${shipments.status} <> 'SHIPPED'`))
+        .limit(1);
       if (busy) return;
       await createShipment(tx, client, order, now, { force: false, stepSeconds: opts.stepSeconds });
     });
@@ -38,9 +60,18 @@ async function startOrders(db: Db, client: Client, now: Date, opts: WarehouseOpt
 /** Packing slips expected by today arrive: the warehouse receives everything still expected. */
 async function receiveArrivedGoods(db: Db, client: Client, now: Date) {
   const today = now.toISOString().slice(0, 10);
-  const arrived = await db.select({ id: inboundPackingSlips.id }).from(inboundPackingSlips).where(and(
-    eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.status, 'EXPECTED'), isNotNull(inboundPackingSlips.expectedOn), lte(inboundPackingSlips.expectedOn, today),
-  )).orderBy(asc(inboundPackingSlips.id));
+  const arrived = await db
+    .select({ id: inboundPackingSlips.id })
+    .from(inboundPackingSlips)
+    .where(
+      and(
+        eq(inboundPackingSlips.clientId, client.id),
+        eq(inboundPackingSlips.status, 'EXPECTED'),
+        isNotNull(inboundPackingSlips.expectedOn),
+        lte(inboundPackingSlips.expectedOn, today),
+      ),
+    )
+    .orderBy(asc(inboundPackingSlips.id));
   for (const { id } of arrived) await receivePackingSlip(db, client, id);
 }
 
@@ -68,13 +99,19 @@ export async function runWarehouse(db: Db, client: Client, from: Date, until: Da
 export async function advanceClock(db: Db, clientId: number, seconds: number, opts: WarehouseOptions): Promise<Client> {
   const [before] = await db.select().from(clients).where(eq(clients.id, clientId));
   const from = clientNow(asClient(before));
-  const [after] = await db.update(clients).set({ clockOffsetSeconds: sql`${clients.clockOffsetSeconds} + ${seconds}` }).where(eq(clients.id, clientId)).returning();
+  const [after] = await db
+    .update(clients)
+    .set({ clockOffsetSeconds: sql`${clients.clockOffsetSeconds} + ${seconds}` })
+    .where(eq(clients.id, clientId))
+    .returning();
   const client = asClient(after);
   await runWarehouse(db, client, from, clientNow(client), opts);
   return client;
 }
 
-export interface Pacer { stop(): Promise<void> }
+export interface Pacer {
+  stop(): Promise<void>;
+}
 
 /** The warehouse on real time: every stepSeconds, one step for every client at its own clock. */
 export function startPacer(db: Db, opts: WarehouseOptions & { onError(error: unknown): void }): Pacer {
@@ -90,7 +127,11 @@ export function startPacer(db: Db, opts: WarehouseOptions & { onError(error: unk
   };
   const timer = setInterval(() => {
     if (round || stopped) return;
-    round = step().catch(opts.onError).finally(() => { round = undefined; });
+    round = step()
+      .catch(opts.onError)
+      .finally(() => {
+        round = undefined;
+      });
   }, Math.max(1, opts.stepSeconds) * 1000);
   timer.unref();
   return {

@@ -39,7 +39,10 @@ function expectThrottled(answer: Answer) {
   const retryAfter = Number(answer.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-  expect(answer.body).toEqual({ error: 'invalid_request', error_description: `Too many failed attempts to sign in; try again in ${retryAfter} seconds.` });
+  expect(answer.body).toEqual({
+    error: 'invalid_request',
+    error_description: `Too many failed attempts to sign in; try again in ${retryAfter} seconds.`,
+  });
 }
 
 describe('POST /token under a password-guessing attack', () => {
@@ -116,37 +119,41 @@ describe('POST /token under a password-guessing attack', () => {
 
 // Two real server processes on one PostgreSQL database refuse together: the counts live in the database.
 // (PostgreSQL only: an embedded database has one process.)
-if (dbKind() === 'postgres') describe('two server processes on one PostgreSQL database', () => {
-  let env: ServerEnv;
-  let servers: ServerProcess[] = [];
-  beforeAll(async () => {
-    env = await serverEnv({ TOKEN_FAILURES_PER_USERNAME_AND_ADDRESS: String(perPair) });
-    servers = await Promise.all([startServerProcess(env.env), startServerProcess(env.env)]);
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    env?.cleanup();
-  });
+if (dbKind() === 'postgres')
+  describe('two server processes on one PostgreSQL database', () => {
+    let env: ServerEnv;
+    let servers: ServerProcess[] = [];
+    beforeAll(async () => {
+      env = await serverEnv({ TOKEN_FAILURES_PER_USERNAME_AND_ADDRESS: String(perPair) });
+      servers = await Promise.all([startServerProcess(env.env), startServerProcess(env.env)]);
+    }, 120_000);
+    afterAll(async () => {
+      for (const server of servers) {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+      env?.cleanup();
+    });
 
-  async function post(server: ServerProcess, username: string, password: string) {
-    const response = await fetch(`${server.url}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) });
-    const body = await response.json();
-    checkAgainstOpenApi('POST', '/token', response.status, response.headers.get('content-type') ?? '', body);
-    return { status: response.status, retryAfter: response.headers.get('retry-after') };
-  }
-
-  it(`checks at most ${perPair} of 20 parallel wrong passwords sent to both processes`, async () => {
-    const { username, password } = demoCredentials(servers.find((s) => /password: /.test(s.output())) ?? servers[0]);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(servers[i % 2], username, `wrong-${i}`)));
-    expect(answers.filter((a) => a.status === 400)).toHaveLength(perPair);
-    expect(answers.filter((a) => a.status === 429)).toHaveLength(20 - perPair);
-    for (const server of servers) {
-      const refused = await post(server, username, password);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    async function post(server: ServerProcess, username: string, password: string) {
+      const response = await fetch(`${server.url}/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', username, password }),
+      });
+      const body = await response.json();
+      checkAgainstOpenApi('POST', '/token', response.status, response.headers.get('content-type') ?? '', body);
+      return { status: response.status, retryAfter: response.headers.get('retry-after') };
     }
+
+    it(`checks at most ${perPair} of 20 parallel wrong passwords sent to both processes`, async () => {
+      const { username, password } = demoCredentials(servers.find((s) => /password: /.test(s.output())) ?? servers[0]);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(servers[i % 2], username, `wrong-${i}`)));
+      expect(answers.filter((a) => a.status === 400)).toHaveLength(perPair);
+      expect(answers.filter((a) => a.status === 429)).toHaveLength(20 - perPair);
+      for (const server of servers) {
+        const refused = await post(server, username, password);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+      }
+    });
   });
-});

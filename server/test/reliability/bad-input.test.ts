@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type Operation } from '@shopapi/contract';
 import { startSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { buildWorld, pathFor, type World } from '../support/world.ts';
-import { bodyMutations, formEncode, hostileAccepts, hostileAuthorizations, hostileIds, hostileQueryValues, malformedBodies, randomMutations } from '../support/mutations.ts';
+import {
+  bodyMutations,
+  formEncode,
+  hostileAccepts,
+  hostileAuthorizations,
+  hostileIds,
+  hostileQueryValues,
+  malformedBodies,
+  randomMutations,
+} from '../support/mutations.ts';
 import { fingerprint } from '../support/fingerprint.ts';
 import { reliabilityScale, reportFigures } from '../support/reliability.ts';
 
@@ -20,22 +29,32 @@ const started = Date.now();
 const combinationsPerOperation = 20 * reliabilityScale;
 
 const isWrite = (op: Operation) => op.method !== 'GET';
-const jsonBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? []).some((t) => t !== 'application/json' && t !== 'application/vnd.api+json');
-const contentTypeOf = (op: Operation) => op.bodyContentTypes?.[0] ?? (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/') ? 'application/vnd.api+json' : 'application/json');
+const jsonBody = (op: Operation) =>
+  op.body && !(op.bodyContentTypes ?? []).some((t) => t !== 'application/json' && t !== 'application/vnd.api+json');
+const contentTypeOf = (op: Operation) =>
+  op.bodyContentTypes?.[0] ??
+  (op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/') ? 'application/vnd.api+json' : 'application/json');
 
 /** Sends one bad request; checks no 5xx, and that a rejected write changed nothing. */
-async function probe(op: Operation, url: string, opts: { payload?: string | Buffer; contentType?: string; headers?: Record<string, string> }, label: string) {
+async function probe(
+  op: Operation,
+  url: string,
+  opts: { payload?: string | Buffer; contentType?: string; headers?: Record<string, string> },
+  label: string,
+) {
   const before = isWrite(op) ? await fingerprint(sb.database.db) : '';
   const headers = { ...(opts.contentType ? { 'content-type': opts.contentType } : {}), ...opts.headers };
   const token = op.auth && !opts.headers?.authorization ? world.client.token : undefined;
-  const answer = await sb.call(op.method, url, { token, payload: opts.payload, headers })
-    .catch((error: Error) => {
-      throw new Error(`${op.method} ${url} (${label}): ${error.message}`);
-    });
+  const answer = await sb.call(op.method, url, { token, payload: opts.payload, headers }).catch((error: Error) => {
+    throw new Error(`${op.method} ${url} (${label}): ${error.message}`);
+  });
   sent++;
   expect(answer.status, `${op.method} ${url} (${label}): ${answer.raw.slice(0, 300)}`).toBeLessThan(500);
   if (isWrite(op) && answer.status >= 400) {
-    expect(await fingerprint(sb.database.db), `${op.method} ${url} (${label}) was rejected with ${answer.status} but changed the database`).toBe(before);
+    expect(
+      await fingerprint(sb.database.db),
+      `${op.method} ${url} (${label}) was rejected with ${answer.status} but changed the database`,
+    ).toBe(before);
   }
 }
 
@@ -65,7 +84,10 @@ describe('bad input, generated from the contract', () => {
       if (!op.auth) return;
       for (const authorization of hostileAuthorizations) {
         const before = await fingerprint(sb.database.db);
-        const answer = await sb.call(op.method, url, { payload: body.payload, headers: { ...(body.contentType ? { 'content-type': body.contentType } : {}), authorization } });
+        const answer = await sb.call(op.method, url, {
+          payload: body.payload,
+          headers: { ...(body.contentType ? { 'content-type': body.contentType } : {}), authorization },
+        });
         sent++;
         expect(answer.status, `${op.method} ${url} with Authorization: ${authorization.slice(0, 20)}`).toBe(401);
         expect(await fingerprint(sb.database.db)).toBe(before);
@@ -76,7 +98,8 @@ describe('bad input, generated from the contract', () => {
       const url = pathFor(op, world);
       if (!op.query || !url) return;
       for (const name of Object.keys(op.query.properties)) {
-        for (const value of hostileQueryValues) await probe(op, `${url}?${encodeURIComponent(name)}=${encodeURIComponent(value)}`, {}, `${name}=${value.slice(0, 20)}`);
+        for (const value of hostileQueryValues)
+          await probe(op, `${url}?${encodeURIComponent(name)}=${encodeURIComponent(value)}`, {}, `${name}=${value.slice(0, 20)}`);
       }
     });
 
@@ -85,7 +108,13 @@ describe('bad input, generated from the contract', () => {
       if (!op.body || !url) return;
       const contentType = contentTypeOf(op);
       for (const [label, payload] of malformedBodies) await probe(op, url, { payload, contentType }, label);
-      for (const wrong of ['text/plain', 'application/xml', 'application/vnd.api+json; charset=utf-8', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded']) {
+      for (const wrong of [
+        'text/plain',
+        'application/xml',
+        'application/vnd.api+json; charset=utf-8',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+      ]) {
         await probe(op, url, { payload: 'a=1&b=%ZZ', contentType: wrong }, `content type ${wrong}`);
       }
       await probe(op, url, { payload: JSON.stringify({ data: 'x'.repeat(2 * 1024 * 1024) }), contentType }, 'a 2 MiB body');
@@ -99,8 +128,20 @@ describe('bad input, generated from the contract', () => {
       const jsonApi = contentTypeOf(op) === 'application/vnd.api+json';
       for (const mutation of bodyMutations(op.requestExample)) {
         await probe(op, url, { payload: JSON.stringify(mutation.value), contentType: contentTypeOf(op) }, mutation.name);
-        if (jsonApi) await probe(op, url, { payload: JSON.stringify(mutation.value), contentType: 'application/json' }, `${mutation.name} as application/json`);
-        else await probe(op, url, { payload: formEncode(mutation.value), contentType: 'application/x-www-form-urlencoded' }, `${mutation.name} as a form`);
+        if (jsonApi)
+          await probe(
+            op,
+            url,
+            { payload: JSON.stringify(mutation.value), contentType: 'application/json' },
+            `${mutation.name} as application/json`,
+          );
+        else
+          await probe(
+            op,
+            url,
+            { payload: formEncode(mutation.value), contentType: 'application/x-www-form-urlencoded' },
+            `${mutation.name} as a form`,
+          );
       }
     }, 300_000);
 
@@ -117,7 +158,14 @@ describe('bad input, generated from the contract', () => {
 
   it('sent a substantial number of bad requests', () => {
     console.log(`bad-input suite: ${sent} requests (${combined} with several fields broken at once), scale ${reliabilityScale}`);
-    reportFigures({ suite: 'bad input', database: sb.database.kind, requests: sent, combined, scale: reliabilityScale, seconds: Math.round((Date.now() - started) / 1000) });
+    reportFigures({
+      suite: 'bad input',
+      database: sb.database.kind,
+      requests: sent,
+      combined,
+      scale: reliabilityScale,
+      seconds: Math.round((Date.now() - started) / 1000),
+    });
     expect(sent).toBeGreaterThanOrEqual(10_000);
     expect(combined).toBeGreaterThan(0);
   });

@@ -25,11 +25,14 @@ describe('a server process killed while creating orders', () => {
     server = await startServerProcess(prepared.env);
     const credentials = demoCredentials(server);
     let token = await tokenFor(server.url, credentials);
-    const settings = await (await fetch(`${server.url}/settings/get`, { headers: { authorization: `Bearer ${token}` } })).json() as { result: { orderTypes: { id: number }[] } };
+    const settings = (await (await fetch(`${server.url}/settings/get`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      result: { orderTypes: { id: number }[] };
+    };
     const client = { orderTypeIds: settings.result.orderTypes.map((t) => t.id) };
     for (const sku of ['CRASH-A', 'CRASH-B']) {
       const product = await fetch(`${server.url}/v3/products`, {
-        method: 'POST', body: JSON.stringify({ data: { type: 'product', attributes: { sku, name: sku } } }),
+        method: 'POST',
+        body: JSON.stringify({ data: { type: 'product', attributes: { sku, name: sku } } }),
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' },
       });
       expect(product.status).toBe(201);
@@ -43,15 +46,31 @@ describe('a server process killed while creating orders', () => {
       let stop = false;
       const worker = async () => {
         while (!stop) {
-          const body = orderDocument(client, { items: [{ sku: 'CRASH-A', quantity: 1 }, { sku: 'CRASH-B', quantity: 2 }], billing: { firstName: 'Bill', lastName: 'Payer', street1: 'Markt', houseNumber: '1', postcode: '1011AB', city: 'Amsterdam', countryCode: 'NL' } });
+          const body = orderDocument(client, {
+            items: [
+              { sku: 'CRASH-A', quantity: 1 },
+              { sku: 'CRASH-B', quantity: 2 },
+            ],
+            billing: {
+              firstName: 'Bill',
+              lastName: 'Payer',
+              street1: 'Markt',
+              houseNumber: '1',
+              postcode: '1011AB',
+              city: 'Amsterdam',
+              countryCode: 'NL',
+            },
+          });
           try {
             // One request at a time per worker: fetch's pool opens one connection per worker, 50 in all.
             const answer = await fetch(`${server!.url}/v3/orders`, {
-              method: 'POST', body: JSON.stringify(body),
+              method: 'POST',
+              body: JSON.stringify(body),
               headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' },
             });
             const text = await answer.text();
-            if (answer.status === 201) confirmed.push({ id: JSON.parse(text).data.id, externalOrderNumber: body.data.attributes.externalOrderNumber });
+            if (answer.status === 201)
+              confirmed.push({ id: JSON.parse(text).data.id, externalOrderNumber: body.data.attributes.externalOrderNumber });
             else unexpected.push(`${answer.status}: ${text}`);
           } catch (error) {
             // Requests cut off by the kill fail; any failure before it is a finding.
@@ -72,7 +91,9 @@ describe('a server process killed while creating orders', () => {
       server = await startServerProcess(prepared.env);
       token = await tokenFor(server.url, credentials);
       const read = async (path: string) => {
-        const answer = await fetch(`${server!.url}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' } });
+        const answer = await fetch(`${server!.url}${path}`, {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' },
+        });
         expect(answer.status).toBe(200);
         return answer.json() as Promise<any>;
       };
@@ -93,6 +114,12 @@ describe('a server process killed while creating orders', () => {
       for (const order of confirmed) expect(seen.has(String(order.id)), `confirmed order ${order.id}`).toBe(true);
       expect(server.output()).not.toMatch(/error/i);
     }
-    reportFigures({ suite: 'crash', database: prepared.env.DATABASE_URL ? 'postgres' : 'pglite', rounds, confirmed: confirmed.length, seconds: Math.round((Date.now() - started) / 1000) });
+    reportFigures({
+      suite: 'crash',
+      database: prepared.env.DATABASE_URL ? 'postgres' : 'pglite',
+      rounds,
+      confirmed: confirmed.length,
+      seconds: Math.round((Date.now() - started) / 1000),
+    });
   });
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const form = (url: string, body: string) => sb.call('POST', url, { token: client.token, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+const form = (url: string, body: string) =>
+  sb.call('POST', url, { token: client.token, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 const json = (url: string, body: unknown) => sb.call('POST', url, { token: client.token, body });
 
 async function expectAlive() {
@@ -76,14 +77,17 @@ describe('lists are bounded before they are built', () => {
       const v3 = await json('/v3/orders', orderDocument(client, { items }));
       expect(v3.status).toBe(400);
       expect(v3.body.errors[0].status).toBe('400');
-      const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items }));
+      const v2 = await json(
+        '/order/add',
+        v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items }),
+      );
       expect(v2.status).toBe(400);
       expect(v2.body.messageCode).toBe('NOK');
     }
     expect(await fingerprint(sb.database.db)).toBe(before);
   });
 
-  it('keeps the widest multi-row inserts within PostgreSQL\'s 65,535 bind parameters', () => {
+  it("keeps the widest multi-row inserts within PostgreSQL's 65,535 bind parameters", () => {
     const widest = (table: Parameters<typeof getTableColumns>[0], rows: number) => Object.keys(getTableColumns(table)).length * rows;
     expect(widest(schema.orderItems, limits.orderItemsMax)).toBeLessThan(65_535);
     expect(widest(schema.shipmentItems, limits.orderItemsMax)).toBeLessThan(65_535);
@@ -107,7 +111,14 @@ describe('lists are bounded before they are built', () => {
     expect(v3.status).toBe(400);
     expect(v3.body.errors).toHaveLength(limits.errorsMax);
     expect(v3.body.errors.at(-1).detail).toMatch(/^\d+ more problems were found/);
-    const v2 = await json('/order/add', v2Order({ orderTypeId: client.orderTypeIds[0], languageId: client.languageIds[0], orderItems: items.map((i) => ({ ...i, quantity: 'many' })) }));
+    const v2 = await json(
+      '/order/add',
+      v2Order({
+        orderTypeId: client.orderTypeIds[0],
+        languageId: client.languageIds[0],
+        orderItems: items.map((i) => ({ ...i, quantity: 'many' })),
+      }),
+    );
     expect(v2.status).toBe(400);
     expect(v2.body.result).toHaveLength(limits.errorsMax);
     expect(v2.body.result.at(-1)).toMatch(/^\d+ more problems were found/);
@@ -117,12 +128,20 @@ describe('lists are bounded before they are built', () => {
 describe('text and numbers PostgreSQL cannot store are refused before the database', () => {
   it('refuses a lone surrogate in product, order and RMA metadata', async () => {
     const before = await fingerprint(sb.database.db);
-    const product = await json('/v3/products', { data: { type: 'product', attributes: { sku: 'SURROGATE', name: 'x', metadata: { extra1: '\udfff' } } } });
+    const product = await json('/v3/products', {
+      data: { type: 'product', attributes: { sku: 'SURROGATE', name: 'x', metadata: { extra1: '\udfff' } } },
+    });
     expect(product.status).toBe(400);
     expect(product.body.errors[0].source.pointer).toBe('/data/attributes/metadata/extra1');
-    const order = await json('/v3/orders', orderDocument(client, { items: [{ sku, quantity: 1 }], attributes: { metadata: { extra1: 'ok\udfff' } } }));
+    const order = await json(
+      '/v3/orders',
+      orderDocument(client, { items: [{ sku, quantity: 1 }], attributes: { metadata: { extra1: 'ok\udfff' } } }),
+    );
     expect(order.status).toBe(400);
-    const rma = await json('/rma/add', { shipmentId: 1, rmaItems: [{ shipmentItemId: 1, quantity: 1, returnReasonId: 1, metadata: { note: '\ud800' } }] });
+    const rma = await json('/rma/add', {
+      shipmentId: 1,
+      rmaItems: [{ shipmentItemId: 1, quantity: 1, returnReasonId: 1, metadata: { note: '\ud800' } }],
+    });
     expect(rma.status).toBe(400);
     expect(rma.body.messageCode).toBe('NOK');
     expect(await fingerprint(sb.database.db)).toBe(before);
@@ -130,7 +149,8 @@ describe('text and numbers PostgreSQL cannot store are refused before the databa
 
   it('refuses a NUL character inside a member name', async () => {
     const answer = await sb.call('POST', '/v3/products', {
-      token: client.token, payload: '{"data":{"type":"product","attributes":{"sku":"NULKEY","name":"x","metadata":{"ext\\u0000ra1":"y"}}}}',
+      token: client.token,
+      payload: '{"data":{"type":"product","attributes":{"sku":"NULKEY","name":"x","metadata":{"ext\\u0000ra1":"y"}}}}',
       headers: { 'content-type': 'application/vnd.api+json' },
     });
     expect(answer.status).toBe(400);
@@ -142,7 +162,11 @@ describe('text and numbers PostgreSQL cannot store are refused before the databa
     const asForm = await form('/product/add', `Sku=HUGE-1&Name=Huge&CostPrice=${huge}`);
     expect(asForm.status).toBe(400);
     expect(asForm.body.messageCode).toBe('NOK');
-    const asJson = await sb.call('POST', '/product/add', { token: client.token, payload: `{"sku":"HUGE-2","name":"Huge","costPrice":${huge}}`, headers: { 'content-type': 'application/json' } });
+    const asJson = await sb.call('POST', '/product/add', {
+      token: client.token,
+      payload: `{"sku":"HUGE-2","name":"Huge","costPrice":${huge}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(asJson.status).toBe(400);
     for (const name of ['HUGE-1', 'HUGE-2']) expect((await json('/product/search', { sku: name })).body.messageCode).not.toBe('OK');
   });

@@ -6,11 +6,39 @@ import { isValidHost } from '../../src/http/host.ts';
 import { startSandbox, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 
 const malformedHosts = [
-  'a b', 'evil.example/path', 'evil.example?x', 'user@evil.example', 'evil.example:0', 'evil.example:65536', 'evil.example:http',
-  ':8080', '[::1', '[zz::1]', '[::1]x', '::1', '999.1.1.1', 'shop.example.123', 'a..b', '-shop.example', 'shop\u00e9.example',
-  `${'a'.repeat(64)}.example`, `${'abcdefghi.'.repeat(26)}example`, '%65vil.example', 'evil.example:80:80',
+  'a b',
+  'evil.example/path',
+  'evil.example?x',
+  'user@evil.example',
+  'evil.example:0',
+  'evil.example:65536',
+  'evil.example:http',
+  ':8080',
+  '[::1',
+  '[zz::1]',
+  '[::1]x',
+  '::1',
+  '999.1.1.1',
+  'shop.example.123',
+  'a..b',
+  '-shop.example',
+  'shop\u00e9.example',
+  `${'a'.repeat(64)}.example`,
+  `${'abcdefghi.'.repeat(26)}example`,
+  '%65vil.example',
+  'evil.example:80:80',
 ];
-const validHosts = ['localhost', 'localhost:8080', 'shop.example', 'shop.example.', 'shop_api:8080', '127.0.0.1:8080', '[::1]:8080', '[2001:db8::1]', 'xn--bcher-kva.example'];
+const validHosts = [
+  'localhost',
+  'localhost:8080',
+  'shop.example',
+  'shop.example.',
+  'shop_api:8080',
+  '127.0.0.1:8080',
+  '[::1]:8080',
+  '[2001:db8::1]',
+  'xn--bcher-kva.example',
+];
 
 const selfLink = (answer: { body: { links: { self: string } } }) => answer.body.links.self;
 
@@ -51,7 +79,10 @@ describe('without PUBLIC_URL (a sandbox on a developer machine)', () => {
       const v2 = await sb.call('GET', '/v2/order/search', { token: client.token, headers: { host } });
       expect(v2.status, host).toBe(400);
       expect(v2.body).toMatchObject({ messageCode: 'NOK', message: 'The Host header is malformed.' });
-      const token = await sb.call('POST', '/token', { form: { grant_type: 'password', username: client.username, password: client.password }, headers: { host } });
+      const token = await sb.call('POST', '/token', {
+        form: { grant_type: 'password', username: client.username, password: client.password },
+        headers: { host },
+      });
       expect(token.status, host).toBe(400);
       expect(token.body).toEqual({ error: 'invalid_request', error_description: 'The Host header is malformed.' });
     }
@@ -61,10 +92,16 @@ describe('without PUBLIC_URL (a sandbox on a developer machine)', () => {
   });
 
   it('ignores X-Forwarded-Host and X-Forwarded-Proto from a client that is not a trusted proxy', async () => {
-    const answer = await sb.call('GET', '/v3/orders', { token: client.token, headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+    const answer = await sb.call('GET', '/v3/orders', {
+      token: client.token,
+      headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
     expect(answer.status).toBe(200);
     expect(selfLink(answer)).toMatch(/^http:\/\/shop\.example\/v3\/orders/);
-    const junk = await sb.call('GET', '/v3/orders', { token: client.token, headers: { host: 'shop.example', 'x-forwarded-host': 'a b', 'x-forwarded-proto': 'javascript' } });
+    const junk = await sb.call('GET', '/v3/orders', {
+      token: client.token,
+      headers: { host: 'shop.example', 'x-forwarded-host': 'a b', 'x-forwarded-proto': 'javascript' },
+    });
     expect(junk.status).toBe(200);
   });
 
@@ -72,7 +109,9 @@ describe('without PUBLIC_URL (a sandbox on a developer machine)', () => {
     await sb.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = sb.app.server.address() as { port: number };
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v3/orders HTTP/1.0\r\nAuthorization: Bearer ${client.token}\r\nAccept: application/vnd.api+json\r\n\r\n`));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v3/orders HTTP/1.0\r\nAuthorization: Bearer ${client.token}\r\nAccept: application/vnd.api+json\r\n\r\n`),
+      );
       let data = '';
       socket.on('data', (chunk) => (data += chunk));
       socket.on('end', () => resolve(data));
@@ -114,7 +153,10 @@ describe('behind a trusted proxy (TRUST_PROXY)', () => {
   afterAll(() => sb.close());
 
   it('builds links from X-Forwarded-Host and X-Forwarded-Proto', async () => {
-    const answer = await sb.call('GET', '/v3/orders', { token: client.token, headers: { host: '127.0.0.1:8080', 'x-forwarded-host': 'api.shop.example', 'x-forwarded-proto': 'https' } });
+    const answer = await sb.call('GET', '/v3/orders', {
+      token: client.token,
+      headers: { host: '127.0.0.1:8080', 'x-forwarded-host': 'api.shop.example', 'x-forwarded-proto': 'https' },
+    });
     expect(answer.status).toBe(200);
     expect(selfLink(answer)).toMatch(/^https:\/\/api\.shop\.example\/v3\/orders/);
   });
@@ -123,14 +165,19 @@ describe('behind a trusted proxy (TRUST_PROXY)', () => {
     const host = await sb.call('GET', '/v3/orders', { token: client.token, headers: { host: 'shop.example', 'x-forwarded-host': 'a b' } });
     expect(host.status).toBe(400);
     expect(host.body.errors[0].detail).toBe('The X-Forwarded-Host header is malformed.');
-    const proto = await sb.call('GET', '/v3/orders', { token: client.token, headers: { host: 'shop.example', 'x-forwarded-proto': 'javascript' } });
+    const proto = await sb.call('GET', '/v3/orders', {
+      token: client.token,
+      headers: { host: 'shop.example', 'x-forwarded-proto': 'javascript' },
+    });
     expect(proto.status).toBe(400);
     expect(proto.body.errors[0].detail).toBe('The X-Forwarded-Proto header must be http or https.');
   });
 
   it('trusts the headers only from the configured proxies', async () => {
     const answer = await sb.app.inject({
-      method: 'GET', url: '/v3/orders', remoteAddress: '203.0.113.9',
+      method: 'GET',
+      url: '/v3/orders',
+      remoteAddress: '203.0.113.9',
       headers: { authorization: `Bearer ${client.token}`, host: 'shop.example', 'x-forwarded-host': 'evil.example' },
     });
     expect(answer.statusCode).toBe(200);

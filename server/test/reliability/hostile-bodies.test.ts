@@ -3,7 +3,7 @@
 // lone surrogates in every string, NUL and surrogates in member names, numbers a double cannot hold.
 // Each answer is the documented 400 (never a 500), a rejected write changes nothing, and the server keeps answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limits, operations, type Operation } from '@shopapi/contract';
+import { operations, type Operation } from '@shopapi/contract';
 import { startSandbox, type Answer, type TestSandbox } from '../support/sandbox.ts';
 import { buildWorld, pathFor, type World } from '../support/world.ts';
 import { formEncode } from '../support/mutations.ts';
@@ -23,11 +23,19 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; maxItems?: number };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  maxItems?: number;
+};
 type Path = (string | number)[];
 
 const isV3 = (op: Operation) => op.path.startsWith('/v3/') || op.path.startsWith('/sandbox/');
-const jsonExample = (op: Operation) => op.requestExample !== undefined && (!op.bodyContentTypes || op.bodyContentTypes.some((t) => t.includes('json')));
+const jsonExample = (op: Operation) =>
+  op.requestExample !== undefined && (!op.bodyContentTypes || op.bodyContentTypes.some((t) => t.includes('json')));
 const contentTypeOf = (op: Operation) => (isV3(op) ? 'application/vnd.api+json' : 'application/json');
 const v2Form = (op: Operation) => !isV3(op) && op.method !== 'GET' && op.body !== undefined;
 
@@ -36,8 +44,12 @@ function branchFor(schema: Schema | undefined, value: unknown): Schema | undefin
   const branches = schema?.anyOf ?? schema?.oneOf;
   if (!branches) return schema;
   const wanted = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
-  return branches.map((b) => branchFor(b, value)).find((b) => b && ([] as string[]).concat(b.type ?? []).includes(wanted === 'number' ? 'number' : wanted))
-    ?? branches.find((b) => ([] as string[]).concat(b.type ?? []).includes('integer') && wanted === 'number');
+  return (
+    branches
+      .map((b) => branchFor(b, value))
+      .find((b) => b && ([] as string[]).concat(b.type ?? []).includes(wanted === 'number' ? 'number' : wanted)) ??
+    branches.find((b) => ([] as string[]).concat(b.type ?? []).includes('integer') && wanted === 'number')
+  );
 }
 
 /** Every list of the example with the schema that bounds it. */
@@ -54,7 +66,9 @@ function listsOf(schema: Schema | undefined, value: Json, path: Path = []): { pa
 /** Paths of every leaf of the example, and of every object in it (the root too). */
 function leavesAndObjects(value: Json, path: Path = []): { leaves: Path[]; objects: Path[] } {
   if (value === null || typeof value !== 'object') return { leaves: [path], objects: [] };
-  const children = (Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value)).map(([k, v]) => leavesAndObjects(v, [...path, k]));
+  const children = (Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value)).map(([k, v]) =>
+    leavesAndObjects(v, [...path, k]),
+  );
   return {
     leaves: children.flatMap((c) => c.leaves),
     objects: [...(Array.isArray(value) ? [] : [path]), ...children.flatMap((c) => c.objects)],
@@ -73,7 +87,11 @@ function update(root: Json, path: Path, change: (node: Json) => Json): Json {
 
 async function send(op: Operation, payload: string, contentType: string): Promise<Answer> {
   const url = pathFor(op, world)!;
-  const answer = await sb.call(op.method, url, { token: op.auth ? world.client.token : undefined, payload, headers: { 'content-type': contentType } });
+  const answer = await sb.call(op.method, url, {
+    token: op.auth ? world.client.token : undefined,
+    payload,
+    headers: { 'content-type': contentType },
+  });
   sent++;
   return answer;
 }
@@ -100,7 +118,9 @@ describe('hostile bodies, generated from the contract', () => {
       if (!jsonExample(op) || !pathFor(op, world)) return;
       const example = op.requestExample as Json;
       for (const { path, maxItems } of listsOf(op.body as Schema, example)) {
-        const longer = update(example, path, (list) => Array.from({ length: maxItems + 1 }, (_, i) => structuredClone((list as Json[])[i % (list as Json[]).length])));
+        const longer = update(example, path, (list) =>
+          Array.from({ length: maxItems + 1 }, (_, i) => structuredClone((list as Json[])[i % (list as Json[]).length])),
+        );
         const before = await fingerprint(sb.database.db);
         tried.lists++;
         expectBadRequest(op, await send(op, JSON.stringify(longer), contentTypeOf(op)), `/${path.join('/')} with ${maxItems + 1} entries`);
@@ -117,7 +137,11 @@ describe('hostile bodies, generated from the contract', () => {
         if (typeof leaf === 'string') {
           for (const lone of ['\udfff', 'ab\ud800']) {
             tried.surrogates++;
-            expectBadRequest(op, await send(op, JSON.stringify(update(example, path, () => lone)), contentTypeOf(op)), `/${path.join('/')} = lone surrogate`);
+            expectBadRequest(
+              op,
+              await send(op, JSON.stringify(update(example, path, () => lone)), contentTypeOf(op)),
+              `/${path.join('/')} = lone surrogate`,
+            );
           }
         }
         if (typeof leaf === 'number') {
@@ -139,7 +163,7 @@ describe('hostile bodies, generated from the contract', () => {
     it('takes prototype keys in form and JSON bodies without harm', async () => {
       if (!(v2Form(op) || op.path === '/token') || !pathFor(op, world)) return;
       const valid = op.requestExample === undefined ? '' : formEncode(op.requestExample);
-      const firstKey = op.requestExample && typeof op.requestExample === 'object' ? Object.keys(op.requestExample)[0] ?? 'x' : 'x';
+      const firstKey = op.requestExample && typeof op.requestExample === 'object' ? (Object.keys(op.requestExample)[0] ?? 'x') : 'x';
       const forms = [
         `__proto__[pwned]=yes&${valid}`,
         `${firstKey}.__proto__.pwned=yes&${valid}`,

@@ -16,7 +16,10 @@ afterAll(() => sb.close());
 
 describe('request limits', () => {
   it('refuses a JSON body over the limit in the documented error format', async () => {
-    const answer = await sb.call('POST', '/v3/orders', { token: client.token, body: { data: { type: 'order', attributes: { note: 'x'.repeat(limits.requestBodyMaxBytes) } } } });
+    const answer = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: { data: { type: 'order', attributes: { note: 'x'.repeat(limits.requestBodyMaxBytes) } } },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ status: '400' });
   });
@@ -29,9 +32,11 @@ describe('request limits', () => {
 
   it(`caps a page at ${limits.pageSizeMax}`, async () => {
     for (let batch = 0; batch <= limits.pageSizeMax; batch += 10) {
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        expect((await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client) })).status).toBe(201);
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          expect((await sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client) })).status).toBe(201);
+        }),
+      );
     }
     const answer = await sb.call('GET', '/v3/orders?page[size]=500', { token: client.token });
     expect(answer.status).toBe(200);
@@ -50,22 +55,24 @@ describe('connection limits (a real listening server)', () => {
   });
   afterAll(() => server.close());
 
-  const open = () => new Promise<Socket>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    socket.on('error', reject);
-  });
-  const closed = (socket: Socket) => new Promise<{ data: string; at: number }>((resolve) => {
-    let data = '';
-    socket.on('data', (chunk) => (data += chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve({ data, at: Date.now() }));
-  });
+  const open = () =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(socket));
+      socket.on('error', reject);
+    });
+  const closed = (socket: Socket) =>
+    new Promise<{ data: string; at: number }>((resolve) => {
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ data, at: Date.now() }));
+    });
 
   it('disconnects a client that sends its headers too slowly (REQUEST_TIMEOUT_MS)', async () => {
     const socket = await open();
     const started = Date.now();
     const end = closed(socket);
-    const request = 'GET /status HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'a'.repeat(200);
+    const request = `GET /status HTTP/1.1\r\nHost: localhost\r\nX-Slow: ${'a'.repeat(200)}`;
     let i = 0;
     // One byte every 100 ms: never idle, never done.
     const drip = setInterval(() => !socket.destroyed && socket.write(request[i++ % request.length]), 100);

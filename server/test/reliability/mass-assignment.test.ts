@@ -31,8 +31,19 @@ async function expectRefused(write: () => Promise<Answer>) {
 
 describe('v3 writes', () => {
   it('refuses read-only order attributes (createdOn, status, fulfilled state, owner) and stores no order', async () => {
-    for (const attribute of [{ createdOn: '2020-01-01T00:00:00Z' }, { status: 'SHIPPED' }, { fulfilledAt: '2020-01-01T00:00:00Z' }, { clientId: other.id }, { id: 1 }]) {
-      await expectRefused(() => sb.call('POST', '/v3/orders', { token: client.token, body: orderDocument(client, { attributes: attribute, items: [{ sku: 'MASS-1', quantity: 1 }] }) }));
+    for (const attribute of [
+      { createdOn: '2020-01-01T00:00:00Z' },
+      { status: 'SHIPPED' },
+      { fulfilledAt: '2020-01-01T00:00:00Z' },
+      { clientId: other.id },
+      { id: 1 },
+    ]) {
+      await expectRefused(() =>
+        sb.call('POST', '/v3/orders', {
+          token: client.token,
+          body: orderDocument(client, { attributes: attribute, items: [{ sku: 'MASS-1', quantity: 1 }] }),
+        }),
+      );
     }
   });
 
@@ -47,27 +58,61 @@ describe('v3 writes', () => {
   });
 
   it('refuses measured weight and dimensions on a product before its first receipt', async () => {
-    await expectRefused(() => sb.call('POST', '/v3/products', { token: client.token, body: { data: { type: 'product', attributes: { sku: 'MASS-2', name: 'x', weight: 999 } } } }));
-    await expectRefused(() => sb.call('PUT', `/v3/products/${productId}`, { token: client.token, body: { data: { type: 'product', id: productId, attributes: { name: 'renamed', weight: 999, length: 1, width: 1, height: 1 } } } }));
+    await expectRefused(() =>
+      sb.call('POST', '/v3/products', {
+        token: client.token,
+        body: { data: { type: 'product', attributes: { sku: 'MASS-2', name: 'x', weight: 999 } } },
+      }),
+    );
+    await expectRefused(() =>
+      sb.call('PUT', `/v3/products/${productId}`, {
+        token: client.token,
+        body: { data: { type: 'product', id: productId, attributes: { name: 'renamed', weight: 999, length: 1, width: 1, height: 1 } } },
+      }),
+    );
     const [row] = await sb.database.db.select().from(schema.products).where(eq(schema.products.id, productId));
     expect([row.weight, row.length, row.width, row.height, row.name]).toEqual([null, null, null, null, 'Product MASS-1']);
   });
 
   it('refuses received quantities and status on a new packing slip', async () => {
     for (const attributes of [{ status: 'COMPLETED' }, { receivedOn: '2026-01-01T00:00:00Z' }]) {
-      await expectRefused(() => sb.call('POST', '/v3/inboundPackingSlips', {
-        token: client.token,
-        body: { data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: uniqueNumber('PS'), ...attributes } }, included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'MASS-1', quantity: 5 } }] },
-      }));
+      await expectRefused(() =>
+        sb.call('POST', '/v3/inboundPackingSlips', {
+          token: client.token,
+          body: {
+            data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: uniqueNumber('PS'), ...attributes } },
+            included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'MASS-1', quantity: 5 } }],
+          },
+        }),
+      );
     }
-    await expectRefused(() => sb.call('POST', '/v3/inboundPackingSlips', {
-      token: client.token,
-      body: { data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: uniqueNumber('PS') } }, included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'MASS-1', quantity: 5, received: 5 } }] },
-    }));
+    await expectRefused(() =>
+      sb.call('POST', '/v3/inboundPackingSlips', {
+        token: client.token,
+        body: {
+          data: { type: 'inboundPackingSlip', attributes: { expectedIn: 'NR', reference: uniqueNumber('PS') } },
+          included: [{ type: 'inboundPackingSlipItem', attributes: { sku: 'MASS-1', quantity: 5, received: 5 } }],
+        },
+      }),
+    );
   });
 
   it('never stores a webhook secret the client sends: the server makes its own', async () => {
-    const answer = await sb.call('POST', '/v3/webhooks', { token: client.token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/x', isActive: true, secret: 'whsec_chosen-by-the-client' } } } });
+    const answer = await sb.call('POST', '/v3/webhooks', {
+      token: client.token,
+      body: {
+        data: {
+          type: 'webhook',
+          attributes: {
+            entity: 'shipment',
+            event: 'shipment.shipped.3',
+            targetUrl: 'http://127.0.0.1:9/x',
+            isActive: true,
+            secret: 'whsec_chosen-by-the-client',
+          },
+        },
+      },
+    });
     if (answer.status === 201) {
       const [row] = await sb.database.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, answer.body.data.id));
       expect(row.secret).not.toBe('whsec_chosen-by-the-client');
@@ -78,17 +123,26 @@ describe('v3 writes', () => {
 });
 
 describe('v2 writes', () => {
-  it('drops unknown and owned keys of /order/add: the order belongs to the caller and has the server\'s id', async () => {
+  it("drops unknown and owned keys of /order/add: the order belongs to the caller and has the server's id", async () => {
     const settings = (await sb.call('GET', '/settings/get', { token: client.token })).body.result;
     const externalOrderNumber = uniqueNumber('V2');
     const answer = await sb.call('POST', '/order/add', {
       token: client.token,
       body: {
-        externalOrderNumber, paymentMethodId: 1, languageId: settings.languages[0].id, orderTypeId: settings.orderTypes[0].id,
-        deliveryAddressLastName: 'Jansen', deliveryAddressPostalCode: '4701AB', deliveryAddressHouseNumber: 12, deliveryAddressStreet: 'Kerkstraat',
-        deliveryAddressCityName: 'Roosendaal', deliveryAddressCountryIso: 'NL',
+        externalOrderNumber,
+        paymentMethodId: 1,
+        languageId: settings.languages[0].id,
+        orderTypeId: settings.orderTypes[0].id,
+        deliveryAddressLastName: 'Jansen',
+        deliveryAddressPostalCode: '4701AB',
+        deliveryAddressHouseNumber: 12,
+        deliveryAddressStreet: 'Kerkstraat',
+        deliveryAddressCityName: 'Roosendaal',
+        deliveryAddressCountryIso: 'NL',
         orderItems: [{ sku: 'MASS-1', quantity: 1, price: 5 }],
-        ClientId: other.id, Id: 424242, FulfilledAt: '2020-01-01',
+        ClientId: other.id,
+        Id: 424242,
+        FulfilledAt: '2020-01-01',
       },
     });
     expect(answer.body.messageCode).toBe('OK');
@@ -98,8 +152,11 @@ describe('v2 writes', () => {
     expect(row.fulfilledAt).toBeNull();
   });
 
-  it('does not take a product\'s measured weight from /product/add', async () => {
-    const answer = await sb.call('POST', '/product/add', { token: client.token, body: { sku: 'MASS-V2', name: 'v2 product', weight: 750, Length: 10 } });
+  it("does not take a product's measured weight from /product/add", async () => {
+    const answer = await sb.call('POST', '/product/add', {
+      token: client.token,
+      body: { sku: 'MASS-V2', name: 'v2 product', weight: 750, Length: 10 },
+    });
     expect(answer.body.messageCode).toBe('OK');
     const [row] = await sb.database.db.select().from(schema.products).where(eq(schema.products.sku, 'MASS-V2'));
     expect([row.weight, row.length]).toEqual([null, null]);

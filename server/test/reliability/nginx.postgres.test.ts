@@ -31,7 +31,9 @@ function documentedConfig(backendPorts: number[], listenPort: number): string {
 
 async function requestsSeenBy(server: ServerProcess): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  return text.split('\n').filter((line) => line.startsWith('http_requests_total{') && line.includes('route="/status"'))
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('http_requests_total{') && line.includes('route="/status"'))
     .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
 }
 
@@ -44,7 +46,9 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'nginx-'));
   const listenPort = await freePort();
   const ports = servers.map((s) => Number(new URL(s.url).port));
-  writeFileSync(join(folder, 'nginx.conf'), `
+  writeFileSync(
+    join(folder, 'nginx.conf'),
+    `
 worker_processes 1;
 pid ${folder}/nginx.pid;
 error_log ${folder}/error.log warn;
@@ -55,11 +59,20 @@ http {
   proxy_temp_path ${folder}/proxy;
   ${documentedConfig(ports, listenPort)}
 }
-`);
-  nginx = spawn(nginxBinary, ['-p', folder, '-c', join(folder, 'nginx.conf'), '-g', 'daemon off; master_process off;'], { stdio: 'inherit' });
+`,
+  );
+  nginx = spawn(nginxBinary, ['-p', folder, '-c', join(folder, 'nginx.conf'), '-g', 'daemon off; master_process off;'], {
+    stdio: 'inherit',
+  });
   proxy = `http://127.0.0.1:${listenPort}`;
   for (let attempt = 0; attempt < 50; attempt++) {
-    if (await fetch(`${proxy}/status`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${proxy}/status`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nginx did not answer: ${existsSync(join(folder, 'error.log')) ? readFileSync(join(folder, 'error.log'), 'utf8') : ''}`);
@@ -88,12 +101,19 @@ describe('two processes behind the documented nginx configuration', () => {
   it('a client works through the proxy, and each process sees what the other wrote', async () => {
     const token = await tokenFor(proxy, demoCredentials(servers[0]));
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
-    const product = await fetch(`${proxy}/v3/products`, { method: 'POST', headers, body: JSON.stringify({ data: { type: 'product', attributes: { sku: 'PROXY-1', name: 'Through nginx' } } }) });
+    const product = await fetch(`${proxy}/v3/products`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data: { type: 'product', attributes: { sku: 'PROXY-1', name: 'Through nginx' } } }),
+    });
     expect(product.status).toBe(201);
     const settings = (await (await fetch(`${proxy}/settings/get`, { headers })).json()) as { result: { orderTypes: { id: number }[] } };
     const created = await fetch(`${proxy}/v3/orders`, {
-      method: 'POST', headers,
-      body: JSON.stringify(orderDocument({ orderTypeIds: settings.result.orderTypes.map((t) => t.id) }, { items: [{ sku: 'PROXY-1', quantity: 1 }] })),
+      method: 'POST',
+      headers,
+      body: JSON.stringify(
+        orderDocument({ orderTypeIds: settings.result.orderTypes.map((t) => t.id) }, { items: [{ sku: 'PROXY-1', quantity: 1 }] }),
+      ),
     });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as { data: { id: number } };
@@ -102,9 +122,13 @@ describe('two processes behind the documented nginx configuration', () => {
     }
   });
 
-  it('keeps /metrics to the proxy\'s own machine and passes bodies up to the image limit', async () => {
+  it("keeps /metrics to the proxy's own machine and passes bodies up to the image limit", async () => {
     expect((await fetch(`${proxy}/metrics`)).status).toBe(200);
-    const big = await fetch(`${proxy}/v3/products/1/image`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: Buffer.alloc(2 * 1024 * 1024) });
+    const big = await fetch(`${proxy}/v3/products/1/image`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png' },
+      body: Buffer.alloc(2 * 1024 * 1024),
+    });
     expect(big.status).toBe(401);
   });
 });

@@ -11,7 +11,12 @@ async function listening(overrides: Parameters<typeof startSandbox>[0]): Promise
   return { sb, port: (sb.app.server.address() as { port: number }).port };
 }
 
-interface Slow { socket: Socket; closed: Promise<{ data: string; at: number }>; isClosed(): boolean; stop(): void }
+interface Slow {
+  socket: Socket;
+  closed: Promise<{ data: string; at: number }>;
+  isClosed(): boolean;
+  stop(): void;
+}
 
 /** A connection that sends a request line and then one header byte every 200 ms, never finishing. */
 function slowClient(port: number, localAddress: string): Promise<Slow> {
@@ -19,14 +24,25 @@ function slowClient(port: number, localAddress: string): Promise<Slow> {
     const socket = connect({ port, host: '127.0.0.1', localAddress }, () => {
       socket.write('GET /status HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
       const drip = setInterval(() => !socket.destroyed && socket.write('a'), 200);
-      resolve({ socket, closed, isClosed: () => done, stop: () => { clearInterval(drip); socket.destroy(); } });
+      resolve({
+        socket,
+        closed,
+        isClosed: () => done,
+        stop: () => {
+          clearInterval(drip);
+          socket.destroy();
+        },
+      });
       void closed.then(() => clearInterval(drip));
     });
     let data = '';
     let done = false;
     const closed = new Promise<{ data: string; at: number }>((resolveClosed) => {
       socket.on('data', (chunk) => (data += chunk));
-      socket.on('close', () => { done = true; resolveClosed({ data, at: Date.now() }); });
+      socket.on('close', () => {
+        done = true;
+        resolveClosed({ data, at: Date.now() });
+      });
     });
     socket.on('error', reject); // after the connection, a no-op: a refused one ends in 'close'
   });
@@ -39,7 +55,9 @@ function statusFrom(port: number, localAddress: string): Promise<number | 'close
       response.resume();
       response.on('end', () => resolve(response.statusCode!));
     });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve('closed') : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve('closed') : reject(error),
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
     req.end();
   });
@@ -54,12 +72,19 @@ describe('connections per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
   const slow: Slow[] = [];
   beforeAll(async () => {
     // Long timeouts, so the slow clients hang for the whole test; a global cap far above the per-address one.
-    ({ sb, port } = await listening({ requestTimeoutMs: 60_000, headersTimeoutMs: 60_000, maxConnections: 100, maxConnectionsPerAddress: cap }));
+    ({ sb, port } = await listening({
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 60_000,
+      maxConnections: 100,
+      maxConnectionsPerAddress: cap,
+    }));
   });
-  afterEach(() => slow.splice(0).forEach((s) => s.stop()));
+  afterEach(() => {
+    for (const s of slow.splice(0)) s.stop();
+  });
   afterAll(() => sb.close());
 
-  it('closes an address\'s connections beyond the cap at once, and serves another address meanwhile', async () => {
+  it("closes an address's connections beyond the cap at once, and serves another address meanwhile", async () => {
     for (let i = 0; i < cap + 3; i++) slow.push(await slowClient(port, '127.0.0.1'));
     await Promise.race([Promise.all(slow.slice(cap).map((s) => s.closed)), settle(5000)]);
     await settle(500);

@@ -57,7 +57,12 @@ const refused: [string, string][] = [
 ];
 
 /** Public literals: accepted without any network access. */
-const accepted = ['http://93.184.216.34/hook', 'https://93.184.216.34:8443/hook', 'http://[2606:2800:220:1:248:1893:25c8:1946]/hook', 'http://[::ffff:93.184.216.34]/hook'];
+const accepted = [
+  'http://93.184.216.34/hook',
+  'https://93.184.216.34:8443/hook',
+  'http://[2606:2800:220:1:248:1893:25c8:1946]/hook',
+  'http://[::ffff:93.184.216.34]/hook',
+];
 
 describe('the shared outbound check', () => {
   it.each(refused)('refuses %s (%s)', (targetUrl) => {
@@ -71,7 +76,17 @@ describe('the shared outbound check', () => {
   });
 
   it('judges resolved addresses the same way', () => {
-    for (const address of ['127.0.0.1', '::1', '::7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', 'fe80::1%eth0', '0.0.0.0', '::']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '::7f00:1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      'fe80::1%eth0',
+      '0.0.0.0',
+      '::',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34']) {
@@ -96,7 +111,9 @@ describe('POST and PUT /v3/webhooks with private targets refused', () => {
   });
   afterAll(() => sb.close());
 
-  const document = (targetUrl: string) => ({ data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl } } });
+  const document = (targetUrl: string) => ({
+    data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl } },
+  });
 
   it.each(refused)('refuses %s (%s) with 400 on targetUrl', async (targetUrl) => {
     const answer = await sb.call('POST', '/v3/webhooks', { token: client.token, body: document(targetUrl) });
@@ -112,7 +129,10 @@ describe('POST and PUT /v3/webhooks with private targets refused', () => {
   it('refuses changing a target to an embedded loopback address', async () => {
     const id = (await sb.call('POST', '/v3/webhooks', { token: client.token, body: document(accepted[0]) })).body.data.id;
     for (const targetUrl of ['http://[::127.0.0.1]/hook', 'http://2130706433/hook', 'http://localhost./hook']) {
-      const answer = await sb.call('PUT', `/v3/webhooks/${id}`, { token: client.token, body: { data: { type: 'webhook', id, attributes: { targetUrl } } } });
+      const answer = await sb.call('PUT', `/v3/webhooks/${id}`, {
+        token: client.token,
+        body: { data: { type: 'webhook', id, attributes: { targetUrl } } },
+      });
       expect(answer.status, targetUrl).toBe(400);
     }
     expect((await sb.call('GET', `/v3/webhooks/${id}`, { token: client.token })).body.data.attributes.targetUrl).toBe(accepted[0]);
@@ -136,14 +156,31 @@ describe('the dispatcher with private targets refused', () => {
   it('sends nothing to loopback however it is spelled, and records why', async () => {
     const port = new URL(receiver.url()).port;
     // Stored directly: the service would refuse them, as a row written before this check existed would not have been.
-    const targets = ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '127.1', 'localhost.', '[64:ff9b::7f00:1]'].map((host) => `http://${host}:${port}/hook`);
+    const targets = ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '127.1', 'localhost.', '[64:ff9b::7f00:1]'].map(
+      (host) => `http://${host}:${port}/hook`,
+    );
     for (const targetUrl of targets) {
-      await sb.database.db.insert(schema.webhooks).values({ clientId: client.id, entity: 'shipment', event: 'shipment.shipped.3', targetUrl, secret: `whsec_${randomBytes(24).toString('base64')}` });
+      await sb.database.db.insert(schema.webhooks).values({
+        clientId: client.id,
+        entity: 'shipment',
+        event: 'shipment.shipped.3',
+        targetUrl,
+        secret: `whsec_${randomBytes(24).toString('base64')}`,
+      });
     }
     await sb.database.db.transaction(async (tx) => {
-      await emitEvent(tx as unknown as Db, client.id, { type: 'shipment.shipped.3', entity: 'shipment', entityId: 1, occurredOn: new Date(), data: { type: 'shipment', id: 1, attributes: { status: 'SHIPPED' } } });
+      await emitEvent(tx as unknown as Db, client.id, {
+        type: 'shipment.shipped.3',
+        entity: 'shipment',
+        entityId: 1,
+        occurredOn: new Date(),
+        data: { type: 'shipment', id: 1, attributes: { status: 'SHIPPED' } },
+      });
     });
-    expect(await dispatchDue(sb.database.db, { allowPrivateTargets: false, timeoutMs: 2_000 })).toEqual({ attempted: targets.length, delivered: 0 });
+    expect(await dispatchDue(sb.database.db, { allowPrivateTargets: false, timeoutMs: 2_000 })).toEqual({
+      attempted: targets.length,
+      delivered: 0,
+    });
     expect(receiver.requests).toEqual([]);
     const deliveries = await sb.database.db.select({ lastError: schema.webhookDeliveries.lastError }).from(schema.webhookDeliveries);
     expect(deliveries).toHaveLength(targets.length);

@@ -13,8 +13,9 @@ async function build(db: Db, clientId: number | undefined): Promise<SQL> {
     from information_schema.tables t join information_schema.columns c using (table_schema, table_name)
     where t.table_schema = 'public' and t.table_type = 'BASE TABLE'
     group by t.table_name order by t.table_name`);
-  const rows = (result as unknown as { rows: { table_name: string; tenant: boolean }[] }).rows
-    .filter((r) => !accountingTables.has(r.table_name) && (clientId === undefined || r.tenant));
+  const rows = (result as unknown as { rows: { table_name: string; tenant: boolean }[] }).rows.filter(
+    (r) => !accountingTables.has(r.table_name) && (clientId === undefined || r.tenant),
+  );
   const parts = rows.map(({ table_name: name }) => {
     const where = clientId === undefined ? '' : ` where t.client_id = ${Number(clientId)}`;
     return `(select '${name}=' || count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${name}" t${where})`;
@@ -26,9 +27,15 @@ async function build(db: Db, clientId: number | undefined): Promise<SQL> {
 export async function fingerprint(db: Db, clientId?: number): Promise<string> {
   const key = String(clientId ?? 'all');
   let perDb = queries.get(db);
-  if (!perDb) queries.set(db, (perDb = new Map()));
+  if (!perDb) {
+    perDb = new Map();
+    queries.set(db, perDb);
+  }
   let query = perDb.get(key);
-  if (!query) perDb.set(key, (query = await build(db, clientId)));
+  if (!query) {
+    query = await build(db, clientId);
+    perDb.set(key, query);
+  }
   const result = await db.execute(query);
   return (result as unknown as { rows: { f: string }[] }).rows[0].f;
 }

@@ -15,7 +15,15 @@ export interface OrderDocOptions {
 let counter = 0;
 export const uniqueNumber = (prefix = 'ORD') => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
-export const dutchAddress = { firstName: 'Jane', lastName: 'Jansen', street1: 'Kerkstraat', houseNumber: '12', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' };
+export const dutchAddress = {
+  firstName: 'Jane',
+  lastName: 'Jansen',
+  street1: 'Kerkstraat',
+  houseNumber: '12',
+  postcode: '4701AB',
+  city: 'Roosendaal',
+  countryCode: 'NL',
+};
 
 /** A POST /v3/orders document for the client (its own order type ids). */
 export function orderDocument(client: Pick<TestClient, 'orderTypeIds'>, opts: OrderDocOptions = {}) {
@@ -28,7 +36,8 @@ export function orderDocument(client: Pick<TestClient, 'orderTypeIds'>, opts: Or
     included.push({ type: 'address', id: 'billing', attributes: opts.billing });
     relationships.billingAddress = { data: { type: 'address', id: 'billing' } };
   }
-  if (opts.shippingMethodId !== undefined) relationships.preferredShippingMethod = { data: { type: 'shippingMethod', id: opts.shippingMethodId } };
+  if (opts.shippingMethodId !== undefined)
+    relationships.preferredShippingMethod = { data: { type: 'shippingMethod', id: opts.shippingMethodId } };
   for (const item of opts.items ?? []) included.push({ type: 'orderItem', attributes: item });
   if (opts.pickUpPoint) included.push({ type: 'pickUpPoint', attributes: opts.pickUpPoint });
   return {
@@ -44,7 +53,10 @@ export function orderDocument(client: Pick<TestClient, 'orderTypeIds'>, opts: Or
 export async function createProducts(sb: TestSandbox, token: string, skus: string[]) {
   const ids: number[] = [];
   for (const sku of skus) {
-    const answer = await sb.call('POST', '/v3/products', { token, body: { data: { type: 'product', attributes: { sku, name: `Product ${sku}` } } } });
+    const answer = await sb.call('POST', '/v3/products', {
+      token,
+      body: { data: { type: 'product', attributes: { sku, name: `Product ${sku}` } } },
+    });
     if (answer.status !== 201) throw new Error(`product ${sku}: ${answer.raw}`);
     ids.push(answer.body.data.id);
   }

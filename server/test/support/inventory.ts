@@ -19,9 +19,17 @@ export async function announce(sb: TestSandbox, client: TestClient, items: { sku
 }
 
 /** Announces and receives goods at once (optionally fewer than announced); returns the inbound. */
-export async function receiveGoods(sb: TestSandbox, client: TestClient, items: { sku: string; quantity: number }[], opts: { expectedIn?: string; received?: { sku: string; quantity: number }[] } = {}) {
+export async function receiveGoods(
+  sb: TestSandbox,
+  client: TestClient,
+  items: { sku: string; quantity: number }[],
+  opts: { expectedIn?: string; received?: { sku: string; quantity: number }[] } = {},
+) {
   const slipId = await announce(sb, client, items, opts.expectedIn);
-  const answer = await sb.call('POST', `/sandbox/inboundPackingSlips/${slipId}/receive`, { token: client.token, body: opts.received ? { items: opts.received } : undefined });
+  const answer = await sb.call('POST', `/sandbox/inboundPackingSlips/${slipId}/receive`, {
+    token: client.token,
+    body: opts.received ? { items: opts.received } : undefined,
+  });
   if (answer.status !== 201) throw new Error(`receive: ${answer.raw}`);
   return { slipId, inbound: answer.body.data, items: answer.body.included };
 }

@@ -1,7 +1,12 @@
 // Builds multipart/form-data bodies for inject(), the way curl -F sends them.
 import { randomBytes } from 'node:crypto';
 
-export interface Part { name: string; value: string | Buffer; filename?: string; contentType?: string }
+export interface Part {
+  name: string;
+  value: string | Buffer;
+  filename?: string;
+  contentType?: string;
+}
 
 export function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
   const boundary = `----sandbox${randomBytes(8).toString('hex')}`;

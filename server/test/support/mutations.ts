@@ -1,5 +1,8 @@
 // Bad-input generation: from a valid example value, every way a client can get it wrong.
-export interface Mutation { name: string; value: unknown }
+export interface Mutation {
+  name: string;
+  value: unknown;
+}
 
 const hostileValues: [string, unknown][] = [
   ['null', null],
@@ -119,12 +122,51 @@ export const malformedBodies: [string, string | Buffer][] = [
   ['BOM then JSON', '\ufeff{"data": {}}'],
 ];
 
-export const hostileIds = ['0', '-1', '2147483648', '99999999999999999999', 'abc', '1e3', '1.5', '%00', '%2e%2e', "1'", '１', '+1', '00001', '1.0', '%201', 'null', '-0', '0x1'];
+export const hostileIds = [
+  '0',
+  '-1',
+  '2147483648',
+  '99999999999999999999',
+  'abc',
+  '1e3',
+  '1.5',
+  '%00',
+  '%2e%2e',
+  "1'",
+  '１',
+  '+1',
+  '00001',
+  '1.0',
+  '%201',
+  'null',
+  '-0',
+  '0x1',
+];
 
 /** Query values for each parameter: wrong types, out of range, hostile text. */
 export const hostileQueryValues = [
-  '-1', '0', 'abc', '1e999', '', ',', 'a,a', 'x'.repeat(5000), '%00', '\u202e', '[]', '{"$gt":0}',
-  'true', 'null', '9'.repeat(400), '1.5', '2026-13-45', '2026-02-30T25:61:00Z', ' 1', '+1', 'OK,OK,OK', '🚚',
+  '-1',
+  '0',
+  'abc',
+  '1e999',
+  '',
+  ',',
+  'a,a',
+  'x'.repeat(5000),
+  '%00',
+  '\u202e',
+  '[]',
+  '{"$gt":0}',
+  'true',
+  'null',
+  '9'.repeat(400),
+  '1.5',
+  '2026-13-45',
+  '2026-02-30T25:61:00Z',
+  ' 1',
+  '+1',
+  'OK,OK,OK',
+  '🚚',
 ];
 
 /** The same document as a form body, the way v2 clients send it: nested keys as a[b][0][c]. */
@@ -143,7 +185,22 @@ export function formEncode(value: unknown): string {
 }
 
 /** Accept headers a confused client sends. */
-export const hostileAccepts = ['text/html', 'application/vnd.api+json; ext="x"', '*/*;q=0', 'application/json;q=abc', ',', 'x'.repeat(2000)];
+export const hostileAccepts = [
+  'text/html',
+  'application/vnd.api+json; ext="x"',
+  '*/*;q=0',
+  'application/json;q=abc',
+  ',',
+  'x'.repeat(2000),
+];
 
 /** Authorization headers that must all answer 401 (or be ignored where no token is needed). */
-export const hostileAuthorizations = ['', 'Bearer', 'Bearer ', 'Bearer a b', 'Basic ZGVtbzpkZW1v', 'Bearer ' + 'x'.repeat(5000), 'Token abc'];
+export const hostileAuthorizations = [
+  '',
+  'Bearer',
+  'Bearer ',
+  'Bearer a b',
+  'Basic ZGVtbzpkZW1v',
+  `Bearer ${'x'.repeat(5000)}`,
+  'Token abc',
+];

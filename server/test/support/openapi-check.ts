@@ -7,7 +7,12 @@ import { buildOpenApi, operations } from '@shopapi/contract';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, discriminator: true }));
 
-interface Route { method: string; pattern: RegExp; path: string; responses: Record<string, any> }
+interface Route {
+  method: string;
+  pattern: RegExp;
+  path: string;
+  responses: Record<string, any>;
+}
 
 const routes: Route[] = [];
 const seen = new Set<string>();
@@ -55,14 +60,20 @@ export function checkAgainstOpenApi(method: string, url: string, status: number,
   }
   calledOperations.add(`${route.method} ${route.path}`);
   const documented = route.responses[String(status)];
-  if (!documented) throw new Error(`${method} ${path} answered ${status}, which its OpenAPI operation does not document (documented: ${Object.keys(route.responses).join(', ')})`);
+  if (!documented)
+    throw new Error(
+      `${method} ${path} answered ${status}, which its OpenAPI operation does not document (documented: ${Object.keys(route.responses).join(', ')})`,
+    );
   if (!documented.content) return;
   const mediaType = contentType.split(';')[0].trim();
   const content = documented.content[mediaType];
-  if (!content) throw new Error(`${method} ${path} answered ${status} as ${mediaType}; documented: ${Object.keys(documented.content).join(', ')}`);
+  if (!content)
+    throw new Error(`${method} ${path} answered ${status} as ${mediaType}; documented: ${Object.keys(documented.content).join(', ')}`);
   if (!content.schema) return;
   const validate = validatorFor(content.schema);
   if (!validate(body)) {
-    throw new Error(`${method} ${path} ${status} does not match its OpenAPI schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`);
+    throw new Error(
+      `${method} ${path} ${status} does not match its OpenAPI schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
+    );
   }
 }

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.ts';
 
-export interface Cluster { url: (database?: string) => string; stop: () => void }
+export interface Cluster {
+  url: (database?: string) => string;
+  stop: () => void;
+}
 
 function binDir(): string {
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));

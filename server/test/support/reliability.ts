@@ -5,7 +5,11 @@ import { appendFileSync } from 'node:fs';
 /** How many times the long variants repeat their generated work; 1 in `npm test`. */
 export const reliabilityScale = Math.max(1, Math.floor(Number(process.env.RELIABILITY_SCALE ?? 1)) || 1);
 
-export interface ReliabilityFigures { suite: string; database: string; [figure: string]: string | number }
+export interface ReliabilityFigures {
+  suite: string;
+  database: string;
+  [figure: string]: string | number;
+}
 
 /** Records a suite's figures for bench/reliability.ts; does nothing in `npm test`. */
 export function reportFigures(figures: ReliabilityFigures): void {

@@ -61,7 +61,15 @@ async function openTestDatabase(onDisk: boolean): Promise<{ database: Database; 
     // In a data folder, as `npm start` runs it: its file system behaves unlike the in-memory one under large writes.
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
     const database = await openDatabase({ dataDir });
-    return { database: { ...database, close: async () => { await database.close(); rmSync(dataDir, { recursive: true, force: true }); } } };
+    return {
+      database: {
+        ...database,
+        close: async () => {
+          await database.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      },
+    };
   }
   if (dbKind() === 'pglite') return { database: await openDatabase({ inMemory: true }) };
   const adminUrl = inject('postgresUrl');
@@ -75,7 +83,10 @@ async function openTestDatabase(onDisk: boolean): Promise<{ database: Database; 
 }
 
 /** `onDisk`: PGlite in a temporary data folder instead of in memory (PostgreSQL is unaffected). */
-export async function startSandbox(overrides: Partial<Config> = {}, opts: { onDisk?: boolean } = {}): Promise<TestSandbox & { databaseUrl?: string }> {
+export async function startSandbox(
+  overrides: Partial<Config> = {},
+  opts: { onDisk?: boolean } = {},
+): Promise<TestSandbox & { databaseUrl?: string }> {
   const { database, url } = await openTestDatabase(opts.onDisk ?? false);
   const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', ...overrides });
   const app = await buildApp({ db: database.db, config, logger: false });
@@ -111,9 +122,14 @@ export async function startSandbox(overrides: Partial<Config> = {}, opts: { onDi
     const answer = await call<{ access_token: string }>('POST', '/token', { form: { grant_type: 'password', username, password } });
     if (answer.status !== 200) throw new Error(`token request failed: ${answer.raw}`);
     const token = answer.body.access_token;
-    const settings = await call<{ result: { orderTypes: { id: number }[]; mainShippingMethods: { id: number }[]; languages: { id: number }[] } }>('GET', '/settings/get', { token });
+    const settings = await call<{
+      result: { orderTypes: { id: number }[]; mainShippingMethods: { id: number }[]; languages: { id: number }[] };
+    }>('GET', '/settings/get', { token });
     return {
-      id: client.id, username, password, token,
+      id: client.id,
+      username,
+      password,
+      token,
       orderTypeIds: settings.body.result.orderTypes.map((t) => t.id),
       mainShippingMethodIds: settings.body.result.mainShippingMethods.map((m) => m.id),
       languageIds: settings.body.result.languages.map((l) => l.id),
@@ -121,7 +137,12 @@ export async function startSandbox(overrides: Partial<Config> = {}, opts: { onDi
   }
 
   return {
-    app, database, config, call, newClient, databaseUrl: url,
+    app,
+    database,
+    config,
+    call,
+    newClient,
+    databaseUrl: url,
     close: async () => {
       await app.close();
       await database.close();

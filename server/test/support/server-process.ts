@@ -18,7 +18,14 @@ export interface ServerEnv {
 /** Environment for server processes on a fresh, migrated database. */
 export async function serverEnv(extra: NodeJS.ProcessEnv = {}): Promise<ServerEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-process-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...extra,
+  };
   if (dbKind() === 'postgres') {
     const fresh = await startSandbox();
     env.DATABASE_URL = fresh.databaseUrl;
@@ -39,7 +46,9 @@ export interface ServerProcess {
 export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'cli.ts'), 'start'], {
-    cwd: root, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -28,7 +28,10 @@ export async function pdfBomb(inflatedBytes: number): Promise<Buffer> {
   const size = Number(/\/Size (\d+)/.exec(text)![1]);
   const root = /\/Root (\d+ \d+ R)/.exec(text)![1];
   const stream = await deflatedZeros(inflatedBytes);
-  const head = Buffer.from(`\n${size} 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`, 'latin1');
+  const head = Buffer.from(
+    `\n${size} 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`,
+    'latin1',
+  );
   const tail = Buffer.from('\nendstream\nendobj\n', 'latin1');
   const objectOffset = base.length + 1;
   const xrefOffset = base.length + head.length + stream.length + tail.length;
@@ -39,9 +42,11 @@ export async function pdfBomb(inflatedBytes: number): Promise<Buffer> {
 /** Deflates `size` zeros a mebibyte at a time: the zeros themselves are never all in memory. */
 function deflatedZeros(size: number): Promise<Buffer> {
   const mebibyte = Buffer.alloc(1024 * 1024);
-  const zeros = Readable.from((function* () {
-    for (let left = size; left > 0; left -= mebibyte.length) yield left >= mebibyte.length ? mebibyte : mebibyte.subarray(0, left);
-  })());
+  const zeros = Readable.from(
+    (function* () {
+      for (let left = size; left > 0; left -= mebibyte.length) yield left >= mebibyte.length ? mebibyte : mebibyte.subarray(0, left);
+    })(),
+  );
   return buffer(zeros.pipe(createDeflate({ level: 9 })));
 }
 
@@ -59,10 +64,19 @@ export function largePng(size: number): Buffer {
   return Buffer.concat([signatureAndHeader, dataHead, randomBytes(dataLength), Buffer.alloc(4), end]);
 }
 
-export interface HttpAnswer { status: number; body: any; headers: Headers }
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
 
 /** One request to the listening server, checked against the OpenAPI documents like every test answer. */
-export async function httpCall(baseUrl: string, method: string, path: string, opts: { token?: string; payload?: Buffer; contentType?: string } = {}): Promise<HttpAnswer> {
+export async function httpCall(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { token?: string; payload?: Buffer; contentType?: string } = {},
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.contentType) headers['content-type'] = opts.contentType;

@@ -18,15 +18,26 @@ export function formFields(value: Record<string, unknown>): Record<string, strin
   const out: Record<string, string> = {};
   const walk = (node: unknown, key: string) => {
     if (node === null || node === undefined) return;
-    if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${key}[${i}]`));
-    else if (typeof node === 'object') Object.entries(node).forEach(([k, v]) => walk(v, key ? `${key}[${pascal(k)}]` : pascal(k)));
-    else out[key] = String(node);
+    if (Array.isArray(node)) {
+      for (const [i, v] of node.entries()) walk(v, `${key}[${i}]`);
+    } else if (typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) walk(v, key ? `${key}[${pascal(k)}]` : pascal(k));
+    } else {
+      out[key] = String(node);
+    }
   };
   walk(value, '');
   return out;
 }
 
-export function sendV2(sb: TestSandbox, method: string, url: string, body: Record<string, unknown>, token: string, style: BodyStyle = 'json camelCase'): Promise<Answer> {
+export function sendV2(
+  sb: TestSandbox,
+  method: string,
+  url: string,
+  body: Record<string, unknown>,
+  token: string,
+  style: BodyStyle = 'json camelCase',
+): Promise<Answer> {
   if (style === 'form') return sb.call(method, url, { token, form: formFields(body) });
   return sb.call(method, url, { token, body: style === 'json PascalCase' ? pascalKeys(body) : body });
 }

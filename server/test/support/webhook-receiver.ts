@@ -60,7 +60,15 @@ export async function startReceiver(): Promise<Receiver> {
         verified = false;
       }
       const body = JSON.parse(raw);
-      const received: Received = { id: String(request.headers['webhook-id']), type: body.type, timestamp: body.timestamp, data: body.data, headers: request.headers, verified, path };
+      const received: Received = {
+        id: String(request.headers['webhook-id']),
+        type: body.type,
+        timestamp: body.timestamp,
+        data: body.data,
+        headers: request.headers,
+        verified,
+        path,
+      };
       requests.push(received);
       const answer = receiver.answer;
       if (answer === 'hang') hanging.push(response);
@@ -68,7 +76,7 @@ export async function startReceiver(): Promise<Receiver> {
         if (answer === 200) ok.push(received);
         response.writeHead(answer).end();
       }
-      waiters.splice(0).forEach((resolve) => resolve(received));
+      for (const resolve of waiters.splice(0)) resolve(received);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,7 +25,7 @@ function exampleSkus(): string[] {
     if (typeof value === 'string' && key.toLowerCase() === 'sku') found.add(value);
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, Array.isArray(value) ? key : k);
   };
-  operations.forEach((op) => walk(op.requestExample));
+  for (const op of operations) walk(op.requestExample);
   return [...found];
 }
 
@@ -43,7 +43,9 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   const ids: Record<string, number> = { products: productIds[0], stocklevels: productIds[0] };
 
   let slipReference: string | undefined;
-  const slipExample = operations.find((o) => o.operationId === 'createInboundPackingSlip')?.requestExample as { data: { attributes: Record<string, unknown> } } | undefined;
+  const slipExample = operations.find((o) => o.operationId === 'createInboundPackingSlip')?.requestExample as
+    | { data: { attributes: Record<string, unknown> } }
+    | undefined;
   if (slipExample) {
     const slip = structuredClone(slipExample);
     slipReference = `WORLD-${client.id}-${Date.now().toString(36)}`;
@@ -61,20 +63,50 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
     ids.stockmutations = (await must(sb, 'GET', '/v3/stockMutations', token)).data[0]?.id;
   }
 
-  const webhook = await sb.call('POST', '/v3/webhooks', { token, body: { data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks', isActive: true } } } });
+  const webhook = await sb.call('POST', '/v3/webhooks', {
+    token,
+    body: {
+      data: {
+        type: 'webhook',
+        attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks', isActive: true },
+      },
+    },
+  });
   if (webhook.status === 201) ids.webhooks = webhook.body.data.id;
 
-  const order = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 2 }], pickUpPoint: { identifier: 'WORLD-PUP', countryCode: 'NL' } }))).data;
+  const order = (
+    await must(
+      sb,
+      'POST',
+      '/v3/orders',
+      token,
+      orderDocument(client, { items: [{ sku, quantity: 2 }], pickUpPoint: { identifier: 'WORLD-PUP', countryCode: 'NL' } }),
+    )
+  ).data;
   ids.orders = order.id;
   ids.orderitems = order.relationships.orderItems.data[0].id;
   ids.addresses = order.relationships.deliveryAddress.data.id;
   ids.pickuppoints = order.relationships.pickUpPoint.data.id;
   const attachment = multipart([
-    { name: 'data', value: JSON.stringify({ data: { type: 'orderAttachment', attributes: { filename: 'world.pdf', contentType: 'application/pdf' }, relationships: { order: { data: { type: 'order', id: order.id } } } } }) },
+    {
+      name: 'data',
+      value: JSON.stringify({
+        data: {
+          type: 'orderAttachment',
+          attributes: { filename: 'world.pdf', contentType: 'application/pdf' },
+          relationships: { order: { data: { type: 'order', id: order.id } } },
+        },
+      }),
+    },
     { name: 'file', value: await onePageA4Pdf(), filename: 'world.pdf', contentType: 'application/pdf' },
   ]);
-  const attached = await sb.call('POST', '/v3/orderAttachments', { token, payload: attachment.payload, headers: { 'content-type': attachment.contentType } });
-  if (attached.status !== 201) throw new Error(`world: POST /v3/orderAttachments answered ${attached.status}: ${attached.raw.slice(0, 300)}`);
+  const attached = await sb.call('POST', '/v3/orderAttachments', {
+    token,
+    payload: attachment.payload,
+    headers: { 'content-type': attachment.contentType },
+  });
+  if (attached.status !== 201)
+    throw new Error(`world: POST /v3/orderAttachments answered ${attached.status}: ${attached.raw.slice(0, 300)}`);
   ids.orderattachments = attached.body.data.id;
   const shippedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
   const shipment = await must(sb, 'POST', `/sandbox/orders/${shippedOrder.id}/ship`, token);
@@ -83,7 +115,9 @@ export async function buildWorld(sb: TestSandbox, client: TestClient): Promise<W
   // A shipment of its own comes back, so the one above stays as it was shipped.
   const returnedOrder = (await must(sb, 'POST', '/v3/orders', token, orderDocument(client, { items: [{ sku, quantity: 1 }] }))).data;
   const returned = await must(sb, 'POST', `/sandbox/orders/${returnedOrder.id}/ship`, token);
-  ids.returnitems = (await must(sb, 'POST', `/sandbox/shipments/${returned.data.id}/return`, token, { items: [{ sku, quantity: 1, condition: 'RETURN' }] })).data[0].id;
+  ids.returnitems = (
+    await must(sb, 'POST', `/sandbox/shipments/${returned.data.id}/return`, token, { items: [{ sku, quantity: 1, condition: 'RETURN' }] })
+  ).data[0].id;
 
   if (ids.webhooks) {
     const deliveries = await sb.call('GET', `/sandbox/webhooks/${ids.webhooks}/deliveries`, { token });

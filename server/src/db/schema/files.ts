@@ -12,14 +12,20 @@ import { bytea } from './orders.ts';
 export const fileOwners = ['productImage', 'orderAttachment'] as const;
 export type FileOwner = (typeof fileOwners)[number];
 
-export const fileParts = pgTable('file_parts', {
-  clientId: integer().notNull().references(() => clients.id),
-  owner: text().$type<FileOwner>().notNull(),
-  ownerId: integer().notNull(),
-  /** 0, 1, 2, ...: the file is the parts' bytes in this order. */
-  part: integer().notNull(),
-  bytes: bytea().notNull(),
-}, (t) => [
-  primaryKey({ columns: [t.owner, t.ownerId, t.part] }),
-  check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(fileOwners.map((owner) => `'${owner}'`).join(', '))})`),
-]);
+export const fileParts = pgTable(
+  'file_parts',
+  {
+    clientId: integer()
+      .notNull()
+      .references(() => clients.id),
+    owner: text().$type<FileOwner>().notNull(),
+    ownerId: integer().notNull(),
+    /** 0, 1, 2, ...: the file is the parts' bytes in this order. */
+    part: integer().notNull(),
+    bytes: bytea().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.owner, t.ownerId, t.part] }),
+    check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(fileOwners.map((owner) => `'${owner}'`).join(', '))})`),
+  ],
+);

@@ -3,46 +3,73 @@ import { boolean, date, index, integer, jsonb, pgTable, text, timestamp } from '
 import { clients, orderTypes, shippingMethods } from './clients.ts';
 import { orders, type Metadata } from './orders.ts';
 
-export interface Tracking { carrier: string | null; number: string | null; stage: string | null; status: string | null; url: string | null }
-export interface Collo { number: number; parcelNumber: string; trackingUrl: string | null }
+export interface Tracking {
+  carrier: string | null;
+  number: string | null;
+  stage: string | null;
+  status: string | null;
+  url: string | null;
+}
+export interface Collo {
+  number: number;
+  parcelNumber: string;
+  trackingUrl: string | null;
+}
 
-export const shipments = pgTable('shipments', {
-  id: integer().primaryKey().generatedAlwaysAsIdentity(),
-  clientId: integer().notNull().references(() => clients.id),
-  orderId: integer().notNull().references(() => orders.id),
-  orderTypeId: integer().notNull().references(() => orderTypes.id),
-  shippingMethodId: integer().notNull().references(() => shippingMethods.id),
-  status: text().notNull(),
-  readyToPickOn: timestamp({ withTimezone: true }),
-  readyToShipOn: timestamp({ withTimezone: true }),
-  shippedOn: timestamp({ withTimezone: true }),
-  warehouseCode: text().notNull(),
-  weight: integer(),
-  invoicingWeight: integer(),
-  basketPicture: text(),
-  returnLabel: text(),
-  metadata: jsonb().$type<Metadata>().notNull().default({}),
-  tracking: jsonb().$type<Tracking>(),
-  trackingUpdatedAt: timestamp({ withTimezone: true }),
-  colli: jsonb().$type<Collo[]>().notNull().default([]),
-  /** v2: shipments flagged for sync until the client marks them synced. */
-  synced: boolean().notNull().default(false),
-  labeledSynced: boolean().notNull().default(false),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  index('shipments_client_id_idx').on(t.clientId, t.id),
-  index('shipments_order_idx').on(t.orderId),
-]);
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer()
+      .notNull()
+      .references(() => clients.id),
+    orderId: integer()
+      .notNull()
+      .references(() => orders.id),
+    orderTypeId: integer()
+      .notNull()
+      .references(() => orderTypes.id),
+    shippingMethodId: integer()
+      .notNull()
+      .references(() => shippingMethods.id),
+    status: text().notNull(),
+    readyToPickOn: timestamp({ withTimezone: true }),
+    readyToShipOn: timestamp({ withTimezone: true }),
+    shippedOn: timestamp({ withTimezone: true }),
+    warehouseCode: text().notNull(),
+    weight: integer(),
+    invoicingWeight: integer(),
+    basketPicture: text(),
+    returnLabel: text(),
+    metadata: jsonb().$type<Metadata>().notNull().default({}),
+    tracking: jsonb().$type<Tracking>(),
+    trackingUpdatedAt: timestamp({ withTimezone: true }),
+    colli: jsonb().$type<Collo[]>().notNull().default([]),
+    /** v2: shipments flagged for sync until the client marks them synced. */
+    synced: boolean().notNull().default(false),
+    labeledSynced: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('shipments_client_id_idx').on(t.clientId, t.id), index('shipments_order_idx').on(t.orderId)],
+);
 
-export const shipmentItems = pgTable('shipment_items', {
-  id: integer().primaryKey().generatedAlwaysAsIdentity(),
-  clientId: integer().notNull().references(() => clients.id),
-  shipmentId: integer().notNull().references(() => shipments.id),
-  orderItemId: integer(),
-  productId: integer().notNull(),
-  sku: text().notNull(),
-  quantity: integer().notNull(),
-  lotNumber: text(),
-  expirationDate: date({ mode: 'string' }),
-  serialNumbers: jsonb().$type<string[]>().notNull().default([]),
-}, (t) => [index('shipment_items_shipment_idx').on(t.shipmentId, t.id)]);
+export const shipmentItems = pgTable(
+  'shipment_items',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer()
+      .notNull()
+      .references(() => clients.id),
+    shipmentId: integer()
+      .notNull()
+      .references(() => shipments.id),
+    orderItemId: integer(),
+    productId: integer().notNull(),
+    sku: text().notNull(),
+    quantity: integer().notNull(),
+    lotNumber: text(),
+    expirationDate: date({ mode: 'string' }),
+    serialNumbers: jsonb().$type<string[]>().notNull().default([]),
+  },
+  (t) => [index('shipment_items_shipment_idx').on(t.shipmentId, t.id)],
+);

@@ -19,7 +19,12 @@ export interface IssuedToken {
 }
 
 /** Checks the credentials and issues a token to the client they name; undefined when they are wrong. */
-export async function issueToken(db: Db, username: string, password: string, lifetimeSeconds: number): Promise<{ token: IssuedToken; client: Client } | undefined> {
+export async function issueToken(
+  db: Db,
+  username: string,
+  password: string,
+  lifetimeSeconds: number,
+): Promise<{ token: IssuedToken; client: Client } | undefined> {
   const [client] = await db.select().from(clients).where(eq(clients.username, username));
   const ok = client ? await verifyPassword(password, client.passwordHash) : await burnPasswordCheck(password);
   if (!client || !ok) return undefined;
@@ -37,14 +42,24 @@ export async function issueToken(db: Db, username: string, password: string, lif
       issued: issuedAt.toUTCString(),
       expires: expiresAt.toUTCString(),
     },
-    client: { id: client.id, username: client.username, defaultWarehouse: client.defaultWarehouse, clockOffsetSeconds: client.clockOffsetSeconds },
+    client: {
+      id: client.id,
+      username: client.username,
+      defaultWarehouse: client.defaultWarehouse,
+      clockOffsetSeconds: client.clockOffsetSeconds,
+    },
   };
 }
 
 /** The client a live token belongs to; undefined for unknown, expired or revoked tokens. */
 export async function authenticate(db: Db, token: string): Promise<Client | undefined> {
   const [row] = await db
-    .select({ id: clients.id, username: clients.username, defaultWarehouse: clients.defaultWarehouse, clockOffsetSeconds: clients.clockOffsetSeconds })
+    .select({
+      id: clients.id,
+      username: clients.username,
+      defaultWarehouse: clients.defaultWarehouse,
+      clockOffsetSeconds: clients.clockOffsetSeconds,
+    })
     .from(tokens)
     .innerJoin(clients, eq(clients.id, tokens.clientId))
     .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt), gt(tokens.expiresAt, new Date())));
@@ -52,11 +67,19 @@ export async function authenticate(db: Db, token: string): Promise<Client | unde
 }
 
 export async function revokeToken(db: Db, token: string): Promise<boolean> {
-  const rows = await db.update(tokens).set({ revokedAt: new Date() }).where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt))).returning({ id: tokens.id });
+  const rows = await db
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt)))
+    .returning({ id: tokens.id });
   return rows.length > 0;
 }
 
 export async function revokeClientTokens(db: Db, clientId: number): Promise<number> {
-  const rows = await db.update(tokens).set({ revokedAt: new Date() }).where(and(eq(tokens.clientId, clientId), isNull(tokens.revokedAt))).returning({ id: tokens.id });
+  const rows = await db
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.clientId, clientId), isNull(tokens.revokedAt)))
+    .returning({ id: tokens.id });
   return rows.length;
 }

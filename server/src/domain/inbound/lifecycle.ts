@@ -32,10 +32,6 @@ export const packingSlipTransitions: Record<PackingSlipStatus, readonly PackingS
   COMPLETED: [],
 };
 
-export function canTransition<S extends string>(table: Record<S, readonly S[]>, from: S, to: S): boolean {
-  return table[from].includes(to);
-}
-
 /** Every step from one status to another along the table's first choices; throws when the target is unreachable. */
 export function pathBetween<S extends string>(table: Record<S, readonly S[]>, from: S, to: S): S[] {
   const path: S[] = [];

@@ -37,23 +37,44 @@ interface ColourRules {
 /** What each colour allows (v2 spec section 4), as data: the edit and delete calls only read it. */
 export const purchaseOrderColourRules: Record<PurchaseOrderColour, ColourRules> = {
   red: { editTexts: true, editExpectedDate: true, addItems: true, itemQuantity: 'any', deleteItem: 'delete', deleteOrder: 'delete' },
-  yellow: { editTexts: true, editExpectedDate: false, addItems: true, itemQuantity: 'atLeastReceived', deleteItem: 'downToReceived', deleteOrder: 'completeAtReceived' },
+  yellow: {
+    editTexts: true,
+    editExpectedDate: false,
+    addItems: true,
+    itemQuantity: 'atLeastReceived',
+    deleteItem: 'downToReceived',
+    deleteOrder: 'completeAtReceived',
+  },
   green: { editTexts: false, editExpectedDate: false, addItems: false, itemQuantity: 'none', deleteItem: 'none', deleteOrder: 'none' },
 };
 
 // ---- the three v2 failure answers (section 8); every one is thrown before anything is written
 
 const failed = (purchaseOrderId: number | null, error: string) =>
-  new ApiError({ code: '400', detail: v2Messages.purchaseOrderFailed }, { v2Result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderError: error } });
+  new ApiError(
+    { code: '400', detail: v2Messages.purchaseOrderFailed },
+    { v2Result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderError: error } },
+  );
 const invalid = (problems: string[]) => new ApiError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { v2Result: problems });
-const skusNotFound = (purchaseOrderId: number | null, skus: string[]) => new ApiError({ code: '400', detail: v2Messages.purchaseOrderPartial }, {
-  v2Result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderItemsErrors: [...new Set(skus)].map((sku) => ({ SKU: sku, Status: 'NOK', Message: purchaseOrderErrors.skuNotFound })) },
-});
+const skusNotFound = (purchaseOrderId: number | null, skus: string[]) =>
+  new ApiError(
+    { code: '400', detail: v2Messages.purchaseOrderPartial },
+    {
+      v2Result: {
+        PurchaseOrderId: purchaseOrderId,
+        PurchaseOrderItemsErrors: [...new Set(skus)].map((sku) => ({ SKU: sku, Status: 'NOK', Message: purchaseOrderErrors.skuNotFound })),
+      },
+    },
+  );
 
 /** A v2 expected date is a date-time; the packing slip keeps the day as written. */
 const dayOf = (dateTime: string | null | undefined) => (dateTime ? dateTime.slice(0, 10) : null);
 
-export interface PurchaseOrderItemInput { sku: string; quantity: number; expectedDate?: string | null }
+export interface PurchaseOrderItemInput {
+  sku: string;
+  quantity: number;
+  expectedDate?: string | null;
+}
 
 export interface NewPurchaseOrder {
   reference: string;
@@ -70,23 +91,39 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
       expectedOn: dayOf(input.expectedDate),
       reference: input.reference,
       comments: input.comment ?? null,
-      items: input.items.map((item, index) => ({ sku: item.sku, quantity: item.quantity, expectedDate: dayOf(item.expectedDate), pointer: `/purchaseOrderItems/${index}/sku` })),
+      items: input.items.map((item, index) => ({
+        sku: item.sku,
+        quantity: item.quantity,
+        expectedDate: dayOf(item.expectedDate),
+        pointer: `/purchaseOrderItems/${index}/sku`,
+      })),
     });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // The packing slip's own checks, told the v2 way: unknown skus as item errors, anything else as a field problem.
     const others = error.items.filter((item) => item.code !== '404-1');
     if (others.length) throw invalid(others.map((item) => item.detail));
-    throw skusNotFound(null, error.items.map((item) => input.items[Number(item.pointer?.split('/')[2])]?.sku ?? item.detail));
+    throw skusNotFound(
+      null,
+      error.items.map((item) => input.items[Number(item.pointer?.split('/')[2])]?.sku ?? item.detail),
+    );
   }
 }
 
 /** The order and its items, locked for the change; another client's order is not found, like a missing one. */
 async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
-  const [slip] = await tx.select().from(inboundPackingSlips)
-    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, purchaseOrderId))).for('update');
+  const [slip] = await tx
+    .select()
+    .from(inboundPackingSlips)
+    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, purchaseOrderId)))
+    .for('update');
   if (!slip) throw failed(purchaseOrderId, purchaseOrderErrors.notFound);
-  const items = await tx.select().from(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id)).orderBy(asc(inboundPackingSlipItems.id)).for('update');
+  const items = await tx
+    .select()
+    .from(inboundPackingSlipItems)
+    .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id))
+    .orderBy(asc(inboundPackingSlipItems.id))
+    .for('update');
   const colour = purchaseOrderColour(slip.status as PackingSlipStatus, items);
   if (colour === 'green') throw failed(purchaseOrderId, purchaseOrderErrors.completed);
   return { slip, items, rules: purchaseOrderColourRules[colour] };
@@ -105,7 +142,10 @@ async function removeItem(tx: Db, rules: ColourRules, item: PackingSlipItemRow) 
 async function moveTo(tx: Db, client: Client, slip: { id: number; status: string }, target: PackingSlipStatus) {
   if (slip.status === target) return;
   pathBetween(packingSlipTransitions, slip.status as PackingSlipStatus, target);
-  await tx.update(inboundPackingSlips).set({ status: target, ...(target === 'COMPLETED' ? { completedOn: clientNow(client) } : {}) }).where(eq(inboundPackingSlips.id, slip.id));
+  await tx
+    .update(inboundPackingSlips)
+    .set({ status: target, ...(target === 'COMPLETED' ? { completedOn: clientNow(client) } : {}) })
+    .where(eq(inboundPackingSlips.id, slip.id));
 }
 
 /** A partly received order whose remaining items are all received is fully matched: it goes to CHECKED, as after a receipt. */
@@ -130,8 +170,16 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
     const problems: string[] = [];
     const changes: Partial<typeof inboundPackingSlips.$inferInsert> = {};
     if (input.reference && input.reference !== slip.reference) {
-      const [taken] = await tx.select({ id: inboundPackingSlips.id }).from(inboundPackingSlips)
-        .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.reference, input.reference), ne(inboundPackingSlips.id, slip.id)));
+      const [taken] = await tx
+        .select({ id: inboundPackingSlips.id })
+        .from(inboundPackingSlips)
+        .where(
+          and(
+            eq(inboundPackingSlips.clientId, client.id),
+            eq(inboundPackingSlips.reference, input.reference),
+            ne(inboundPackingSlips.id, slip.id),
+          ),
+        );
       if (taken) problems.push(`Reference '${input.reference}' is already used by purchase order ${taken.id}.`);
       changes.reference = input.reference;
     }
@@ -143,9 +191,14 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
 
     // The last line of a repeated sku counts.
     const lines = new Map((input.items ?? []).map((line) => [line.sku, line]));
-    const newSkus = [...lines.values()].filter((line) => line.quantity > 0 && !items.some((item) => item.sku === line.sku)).map((line) => line.sku);
+    const newSkus = [...lines.values()]
+      .filter((line) => line.quantity > 0 && !items.some((item) => item.sku === line.sku))
+      .map((line) => line.sku);
     const found = newSkus.length
-      ? await tx.select({ id: products.id, sku: products.sku }).from(products).where(and(eq(products.clientId, client.id), inArray(products.sku, newSkus)))
+      ? await tx
+          .select({ id: products.id, sku: products.sku })
+          .from(products)
+          .where(and(eq(products.clientId, client.id), inArray(products.sku, newSkus)))
       : [];
     for (const line of lines.values()) {
       const item = items.find((i) => i.sku === line.sku);
@@ -164,13 +217,20 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
         // A quantity of 0 for a sku not on the order deletes nothing.
         if (line.quantity > 0) {
           await tx.insert(inboundPackingSlipItems).values({
-            clientId: client.id, inboundPackingSlipId: slip.id, productId: found.find((p) => p.sku === line.sku)!.id, sku: line.sku, quantity: line.quantity, expectedDate: dayOf(line.expectedDate),
+            clientId: client.id,
+            inboundPackingSlipId: slip.id,
+            productId: found.find((p) => p.sku === line.sku)!.id,
+            sku: line.sku,
+            quantity: line.quantity,
+            expectedDate: dayOf(line.expectedDate),
           });
         }
       } else if (line.quantity === 0) {
         await removeItem(tx, rules, item);
       } else {
-        await tx.update(inboundPackingSlipItems).set({ quantity: line.quantity, ...(line.expectedDate !== undefined ? { expectedDate: dayOf(line.expectedDate) } : {}) })
+        await tx
+          .update(inboundPackingSlipItems)
+          .set({ quantity: line.quantity, ...(line.expectedDate !== undefined ? { expectedDate: dayOf(line.expectedDate) } : {}) })
           .where(eq(inboundPackingSlipItems.id, item.id));
       }
     }
@@ -179,7 +239,11 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
   });
 }
 
-export async function deletePurchaseOrder(db: Db, client: Client, input: { purchaseOrderId: number; skus?: string[] | null }): Promise<number> {
+export async function deletePurchaseOrder(
+  db: Db,
+  client: Client,
+  input: { purchaseOrderId: number; skus?: string[] | null },
+): Promise<number> {
   return db.transaction(async (t) => {
     const tx = t as unknown as Db;
     const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);

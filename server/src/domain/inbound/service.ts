@@ -10,7 +10,15 @@ import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import { pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent } from '../webhooks/payloads.ts';
-import { inboundCheckingUpdateEvent, inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween, type InboundStatus, type PackingSlipStatus } from './lifecycle.ts';
+import {
+  inboundCheckingUpdateEvent,
+  inboundEvents,
+  inboundTransitions,
+  packingSlipTransitions,
+  pathBetween,
+  type InboundStatus,
+  type PackingSlipStatus,
+} from './lifecycle.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
 
@@ -38,13 +46,16 @@ export interface NewPackingSlip {
   items: NewPackingSlipItem[];
 }
 
-const referenceConflict = (reference: string) => apiError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
+const referenceConflict = (reference: string) =>
+  apiError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
 
 /** Announces goods. Every problem of the request comes back together; nothing is written unless all is well. */
 export async function createPackingSlip(db: Db, client: Client, input: NewPackingSlip): Promise<number> {
   const problems = new ErrorCollector();
   if (!warehouses[input.expectedIn as WarehouseCode]?.acceptsGoods) {
-    problems.add('400', `expectedIn "${input.expectedIn}" is not a warehouse that accepts goods.`, { pointer: '/data/attributes/expectedIn' });
+    problems.add('400', `expectedIn "${input.expectedIn}" is not a warehouse that accepts goods.`, {
+      pointer: '/data/attributes/expectedIn',
+    });
   }
   if (!input.items.length) problems.add('400', 'A packing slip needs at least one item.', { pointer: '/included' });
   // A repeated sku is one item with the summed quantity.
@@ -55,8 +66,16 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
   }
   const skus = [...merged.keys()];
   const [productRows, existing] = await Promise.all([
-    skus.length ? db.select({ id: products.id, sku: products.sku }).from(products).where(and(eq(products.clientId, client.id), inArray(products.sku, skus))) : [],
-    db.select({ id: inboundPackingSlips.id }).from(inboundPackingSlips).where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.reference, input.reference))),
+    skus.length
+      ? db
+          .select({ id: products.id, sku: products.sku })
+          .from(products)
+          .where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
+      : [],
+    db
+      .select({ id: inboundPackingSlips.id })
+      .from(inboundPackingSlips)
+      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.reference, input.reference))),
   ]);
   const productBySku = new Map(productRows.map((p) => [p.sku, p.id]));
   for (const item of merged.values()) {
@@ -67,13 +86,28 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
 
   try {
     return await db.transaction(async (tx) => {
-      const [slip] = await tx.insert(inboundPackingSlips).values({
-        clientId: client.id, reference: input.reference, expectedIn: input.expectedIn, expectedOn: input.expectedOn ?? null,
-        comments: input.comments ?? null, metadata: input.metadata ?? {}, createdOn: clientNow(client),
-      }).returning({ id: inboundPackingSlips.id });
-      await tx.insert(inboundPackingSlipItems).values([...merged.values()].map((item) => ({
-        clientId: client.id, inboundPackingSlipId: slip.id, productId: productBySku.get(item.sku)!, sku: item.sku, quantity: item.quantity, expectedDate: item.expectedDate ?? null,
-      })));
+      const [slip] = await tx
+        .insert(inboundPackingSlips)
+        .values({
+          clientId: client.id,
+          reference: input.reference,
+          expectedIn: input.expectedIn,
+          expectedOn: input.expectedOn ?? null,
+          comments: input.comments ?? null,
+          metadata: input.metadata ?? {},
+          createdOn: clientNow(client),
+        })
+        .returning({ id: inboundPackingSlips.id });
+      await tx.insert(inboundPackingSlipItems).values(
+        [...merged.values()].map((item) => ({
+          clientId: client.id,
+          inboundPackingSlipId: slip.id,
+          productId: productBySku.get(item.sku)!,
+          sku: item.sku,
+          quantity: item.quantity,
+          expectedDate: item.expectedDate ?? null,
+        })),
+      );
       return slip.id;
     });
   } catch (error) {
@@ -104,23 +138,37 @@ export async function listPackingSlips(db: Db, client: Client, filters: PackingS
   if (filters.receivedOnGt) conditions.push(gte(inboundPackingSlips.receivedOn, dayAfter(filters.receivedOnGt)));
   if (filters.completedOnLt) conditions.push(lt(inboundPackingSlips.completedOn, startOfDay(filters.completedOnLt)));
   if (filters.completedOnGt) conditions.push(gte(inboundPackingSlips.completedOn, dayAfter(filters.completedOnGt)));
-  return db.select().from(inboundPackingSlips).where(and(...conditions)).orderBy(asc(inboundPackingSlips.id)).limit(page.size);
+  return db
+    .select()
+    .from(inboundPackingSlips)
+    .where(and(...conditions))
+    .orderBy(asc(inboundPackingSlips.id))
+    .limit(page.size);
 }
 
 export async function findPackingSlip(db: Db, client: Client, id: number): Promise<PackingSlipRow | undefined> {
   await completeDueInbounds(db, client);
-  const [row] = await db.select().from(inboundPackingSlips).where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
+  const [row] = await db
+    .select()
+    .from(inboundPackingSlips)
+    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
   return row;
 }
 
 export async function itemsOfPackingSlips(db: Db, slipIds: number[]): Promise<PackingSlipItemRow[]> {
   if (!slipIds.length) return [];
-  return db.select().from(inboundPackingSlipItems).where(inArray(inboundPackingSlipItems.inboundPackingSlipId, slipIds)).orderBy(asc(inboundPackingSlipItems.id));
+  return db
+    .select()
+    .from(inboundPackingSlipItems)
+    .where(inArray(inboundPackingSlipItems.inboundPackingSlipId, slipIds))
+    .orderBy(asc(inboundPackingSlipItems.id));
 }
 
 /** One item of a packing slip the client can read (the slip's retention applies to its items). */
 export async function findPackingSlipItem(db: Db, client: Client, id: number): Promise<PackingSlipItemRow | undefined> {
-  const [row] = await db.select({ item: inboundPackingSlipItems }).from(inboundPackingSlipItems)
+  const [row] = await db
+    .select({ item: inboundPackingSlipItems })
+    .from(inboundPackingSlipItems)
     .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
     .where(and(eq(inboundPackingSlipItems.clientId, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
   return row?.item;
@@ -129,8 +177,11 @@ export async function findPackingSlipItem(db: Db, client: Client, id: number): P
 /** The latest inbound of each packing slip. */
 export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<number, number>> {
   if (!slipIds.length) return new Map();
-  const rows = await db.select({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId }).from(inbounds)
-    .where(inArray(inbounds.inboundPackingSlipId, slipIds)).orderBy(desc(inbounds.id));
+  const rows = await db
+    .select({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId })
+    .from(inbounds)
+    .where(inArray(inbounds.inboundPackingSlipId, slipIds))
+    .orderBy(desc(inbounds.id));
   const latest = new Map<number, number>();
   for (const r of rows) if (!latest.has(r.slipId!)) latest.set(r.slipId!, r.id);
   return latest;
@@ -142,12 +193,20 @@ export async function listInbounds(db: Db, client: Client, filters: { statuses?:
   await completeDueInbounds(db, client);
   const conditions = [eq(inbounds.clientId, client.id), gt(inbounds.id, page.cursor)];
   if (filters.statuses) conditions.push(inArray(inbounds.status, filters.statuses));
-  return db.select().from(inbounds).where(and(...conditions)).orderBy(asc(inbounds.id)).limit(page.size);
+  return db
+    .select()
+    .from(inbounds)
+    .where(and(...conditions))
+    .orderBy(asc(inbounds.id))
+    .limit(page.size);
 }
 
 export async function findInbound(db: Db, client: Client, id: number): Promise<InboundRow | undefined> {
   await completeDueInbounds(db, client);
-  const [row] = await db.select().from(inbounds).where(and(eq(inbounds.clientId, client.id), eq(inbounds.id, id)));
+  const [row] = await db
+    .select()
+    .from(inbounds)
+    .where(and(eq(inbounds.clientId, client.id), eq(inbounds.id, id)));
   return row;
 }
 
@@ -157,7 +216,10 @@ export async function itemsOfInbounds(db: Db, inboundIds: number[]): Promise<Inb
 }
 
 export async function findInboundItem(db: Db, clientId: number, id: number): Promise<InboundItemRow | undefined> {
-  const [row] = await db.select().from(inboundItems).where(and(eq(inboundItems.clientId, clientId), eq(inboundItems.id, id)));
+  const [row] = await db
+    .select()
+    .from(inboundItems)
+    .where(and(eq(inboundItems.clientId, clientId), eq(inboundItems.id, id)));
   return row;
 }
 
@@ -169,19 +231,29 @@ export async function findInboundItem(db: Db, clientId: number, id: number): Pro
 export async function completeDueInbounds(db: Db, client: Client): Promise<void> {
   const now = clientNow(client);
   await db.transaction(async (tx) => {
-    const done = await tx.update(inbounds).set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
+    const done = await tx
+      .update(inbounds)
+      .set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
       .where(and(eq(inbounds.clientId, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
       .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
-    for (const inbound of done) await emitInboundEvent(tx as unknown as Db, client, inbound.id, inboundEvents.COMPLETED, inbound.completedOn!);
+    for (const inbound of done)
+      await emitInboundEvent(tx as unknown as Db, client, inbound.id, inboundEvents.COMPLETED, inbound.completedOn!);
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
-    await tx.update(inboundPackingSlips).set({
-      status: 'COMPLETED',
-      completedOn: sql`(select max(i.completed_on) from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id})`,
-    }).where(and(
-      eq(inboundPackingSlips.clientId, client.id), inArray(inboundPackingSlips.id, slipIds), eq(inboundPackingSlips.status, 'CHECKED'),
-      sql`not exists (select 1 from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id} and i.status <> 'COMPLETED')`,
-    ));
+    await tx
+      .update(inboundPackingSlips)
+      .set({
+        status: 'COMPLETED',
+        completedOn: sql`(select max(i.completed_on) from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id})`,
+      })
+      .where(
+        and(
+          eq(inboundPackingSlips.clientId, client.id),
+          inArray(inboundPackingSlips.id, slipIds),
+          eq(inboundPackingSlips.status, 'CHECKED'),
+          sql`not exists (select 1 from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id} and i.status <> 'COMPLETED')`,
+        ),
+      );
   });
 }
 
@@ -195,7 +267,8 @@ export interface ReceivedQuantity {
 /** Timestamps an inbound gets on entering each status. */
 function inboundStatusFields(status: InboundStatus, now: Date): Partial<InboundRow> {
   if (status === 'CHECKING') return { checkingOn: now };
-  if (status === 'CHECKED') return { checkedOn: now, completesOn: new Date(now.getTime() + limits.checkedInboundAutoCompleteHours * 3_600_000) };
+  if (status === 'CHECKED')
+    return { checkedOn: now, completesOn: new Date(now.getTime() + limits.checkedInboundAutoCompleteHours * 3_600_000) };
   if (status === 'COMPLETED') return { completedOn: now };
   return {};
 }
@@ -220,25 +293,39 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
   await completeDueInbounds(db, client);
   return db.transaction(async (t) => {
     const tx = t as unknown as Db;
-    const [slip] = await tx.select().from(inboundPackingSlips)
-      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client))).for('update');
+    const [slip] = await tx
+      .select()
+      .from(inboundPackingSlips)
+      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
+      .for('update');
     if (!slip) throw apiError('404', `Inbound packing slip ${slipId} not found.`);
-    if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS') throw apiError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
-    const slipItems = await tx.select().from(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id)).orderBy(asc(inboundPackingSlipItems.id));
+    if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS')
+      throw apiError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
+    const slipItems = await tx
+      .select()
+      .from(inboundPackingSlipItems)
+      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id))
+      .orderBy(asc(inboundPackingSlipItems.id));
 
     let lines: { productId: number; sku: string; quantity: number; slipItem?: PackingSlipItemRow }[];
     if (!requested) {
       lines = slipItems.map((i) => ({ productId: i.productId, sku: i.sku, quantity: Math.max(0, i.quantity - i.received), slipItem: i }));
     } else {
       const wanted = new Map<string, { quantity: number; index: number }>();
-      requested.forEach(({ sku, quantity }, index) => wanted.set(sku, { quantity: (wanted.get(sku)?.quantity ?? 0) + quantity, index: wanted.get(sku)?.index ?? index }));
+      for (const [index, { sku, quantity }] of requested.entries()) {
+        wanted.set(sku, { quantity: (wanted.get(sku)?.quantity ?? 0) + quantity, index: wanted.get(sku)?.index ?? index });
+      }
       const notOnSlip = [...wanted.keys()].filter((sku) => !slipItems.some((i) => i.sku === sku));
       const extra = notOnSlip.length
-        ? await tx.select({ id: products.id, sku: products.sku }).from(products).where(and(eq(products.clientId, client.id), inArray(products.sku, notOnSlip)))
+        ? await tx
+            .select({ id: products.id, sku: products.sku })
+            .from(products)
+            .where(and(eq(products.clientId, client.id), inArray(products.sku, notOnSlip)))
         : [];
       const problems = new ErrorCollector();
       for (const sku of notOnSlip) {
-        if (!extra.some((p) => p.sku === sku)) problems.add('404-1', `SKU "${sku}" not found.`, { pointer: `/items/${wanted.get(sku)!.index}/sku` });
+        if (!extra.some((p) => p.sku === sku))
+          problems.add('404-1', `SKU "${sku}" not found.`, { pointer: `/items/${wanted.get(sku)!.index}/sku` });
       }
       problems.throwIfAny();
       lines = [...wanted].map(([sku, { quantity }]) => {
@@ -250,28 +337,71 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     if (!lines.length) throw apiError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { pointer: '/items' });
 
     const now = clientNow(client);
-    const productRows = await tx.select().from(products).where(and(eq(products.clientId, client.id), inArray(products.id, lines.map((l) => l.productId))));
-    const [inbound] = await tx.insert(inbounds).values({
-      clientId: client.id, inboundPackingSlipId: slip.id, reference: slip.reference, status: 'PROCESSING', receivedIn: slip.expectedIn, createdOn: now,
-    }).returning();
+    const productRows = await tx
+      .select()
+      .from(products)
+      .where(
+        and(
+          eq(products.clientId, client.id),
+          inArray(
+            products.id,
+            lines.map((l) => l.productId),
+          ),
+        ),
+      );
+    const [inbound] = await tx
+      .insert(inbounds)
+      .values({
+        clientId: client.id,
+        inboundPackingSlipId: slip.id,
+        reference: slip.reference,
+        status: 'PROCESSING',
+        receivedIn: slip.expectedIn,
+        createdOn: now,
+      })
+      .returning();
     for (const line of lines) {
       const product = productRows.find((p) => p.id === line.productId)!;
       const lotNumber = product.hasLotNumber ? `LOT-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${inbound.id}` : null;
       // Perishable goods arrive with a comfortable shelf life beyond the product's warning days.
       const expirationDate = product.hasExpirationDate ? addDays(now, Math.max(365, (product.expirationDateWarning ?? 0) + 30)) : null;
-      const [item] = await tx.insert(inboundItems).values({
-        clientId: client.id, inboundId: inbound.id, inboundPackingSlipItemId: line.slipItem?.id ?? null, productId: product.id, sku: line.sku,
-        quantity: line.quantity, lotNumber, expirationDate,
-      }).returning({ id: inboundItems.id });
-      await putStock(tx, client, pickLocation(slip.expectedIn, product.id),
+      const [item] = await tx
+        .insert(inboundItems)
+        .values({
+          clientId: client.id,
+          inboundId: inbound.id,
+          inboundPackingSlipItemId: line.slipItem?.id ?? null,
+          productId: product.id,
+          sku: line.sku,
+          quantity: line.quantity,
+          lotNumber,
+          expirationDate,
+        })
+        .returning({ id: inboundItems.id });
+      await putStock(
+        tx,
+        client,
+        pickLocation(slip.expectedIn, product.id),
         { productId: product.id, sku: line.sku, quantity: line.quantity, lotNumber, expirationDate, inboundItemId: item.id },
-        { type: 'INBOUND', inboundItemId: item.id }, now);
+        { type: 'INBOUND', inboundItemId: item.id },
+        now,
+      );
       if (line.slipItem) {
-        await tx.update(inboundPackingSlipItems).set({ received: sql`${inboundPackingSlipItems.received} + ${line.quantity}` }).where(eq(inboundPackingSlipItems.id, line.slipItem.id));
+        await tx
+          .update(inboundPackingSlipItems)
+          .set({ received: sql`${inboundPackingSlipItems.received} + ${line.quantity}` })
+          .where(eq(inboundPackingSlipItems.id, line.slipItem.id));
       }
       if (product.weight === null || product.length === null || product.width === null || product.height === null) {
         const m = measured(product.id);
-        await tx.update(products).set({ weight: product.weight ?? m.weight, length: product.length ?? m.length, width: product.width ?? m.width, height: product.height ?? m.height })
+        await tx
+          .update(products)
+          .set({
+            weight: product.weight ?? m.weight,
+            length: product.length ?? m.length,
+            width: product.width ?? m.width,
+            height: product.height ?? m.height,
+          })
           .where(eq(products.id, product.id));
       }
     }
@@ -283,16 +413,24 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     await emitInboundEvent(tx, client, inbound.id, inboundEvents.PROCESSING, now);
     for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) {
       if (status === 'CHECKED' && differs) await emitInboundEvent(tx, client, inbound.id, inboundCheckingUpdateEvent, now);
-      await tx.update(inbounds).set({ ...inboundStatusFields(status, now), status }).where(eq(inbounds.id, inbound.id));
+      await tx
+        .update(inbounds)
+        .set({ ...inboundStatusFields(status, now), status })
+        .where(eq(inbounds.id, inbound.id));
       await emitInboundEvent(tx, client, inbound.id, inboundEvents[status], now);
     }
 
-    const after = await tx.select({ quantity: inboundPackingSlipItems.quantity, received: inboundPackingSlipItems.received })
-      .from(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
+    const after = await tx
+      .select({ quantity: inboundPackingSlipItems.quantity, received: inboundPackingSlipItems.received })
+      .from(inboundPackingSlipItems)
+      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
     const target: PackingSlipStatus = after.every((i) => i.received >= i.quantity) ? 'CHECKED' : 'IN_PROGRESS';
     // Walking the table refuses a status the lifecycle does not allow from here.
     if (target !== slip.status) pathBetween(packingSlipTransitions, slip.status as PackingSlipStatus, target);
-    await tx.update(inboundPackingSlips).set({ status: target, receivedOn: slip.receivedOn ?? now }).where(eq(inboundPackingSlips.id, slip.id));
+    await tx
+      .update(inboundPackingSlips)
+      .set({ status: target, receivedOn: slip.receivedOn ?? now })
+      .where(eq(inboundPackingSlips.id, slip.id));
     return inbound.id;
   });
 }

@@ -20,15 +20,36 @@ export interface LevelComponents {
 
 export interface StockLevelValues {
   warehouse: string;
-  stock: number; free: number; economic: number; available: number; physical: number; quarantined: number; unavailable: number;
-  expected: number; damaged: number; toScrap: number; overdue: number; expired: number; outbound: number;
+  stock: number;
+  free: number;
+  economic: number;
+  available: number;
+  physical: number;
+  quarantined: number;
+  unavailable: number;
+  expected: number;
+  damaged: number;
+  toScrap: number;
+  overdue: number;
+  expired: number;
+  outbound: number;
 }
 
 /** Location types whose goods cannot be picked for a shipment (v2: "locations excluded from fulfilment"). */
 export const locationTypesExcludedFromFulfilment = ['INBOUND', 'RETURN', 'TRANSFER', 'DAMAGED', 'TO_SCRAP'] as const;
 
 export const emptyComponents = (): LevelComponents => ({
-  physical: 0, quarantined: 0, damaged: 0, toScrap: 0, overdue: 0, expired: 0, unmatched: 0, onExcludedLocations: 0, outbound: 0, ordered: 0, expected: 0,
+  physical: 0,
+  quarantined: 0,
+  damaged: 0,
+  toScrap: 0,
+  overdue: 0,
+  expired: 0,
+  unmatched: 0,
+  onExcludedLocations: 0,
+  outbound: 0,
+  ordered: 0,
+  expected: 0,
 });
 
 export function stockLevel(warehouse: string, c: LevelComponents): StockLevelValues {

@@ -12,7 +12,14 @@ const { stock, stockMutations, products, inboundItems, inbounds, inboundPackingS
 
 export interface ProductStock {
   productId: number;
-  physical: number; expected: number; outbound: number; ordered: number; unavailable: number; free: number; economic: number; available: number;
+  physical: number;
+  expected: number;
+  outbound: number;
+  ordered: number;
+  unavailable: number;
+  free: number;
+  economic: number;
+  available: number;
   /** Physical stock per best-before date and lot, for goods that have either. */
   thts: { quantity: number; tht: string | null; lotNumber: string | null }[];
 }
@@ -23,11 +30,23 @@ export async function stockOfProducts(db: Db, client: Client, productIds: number
     stockLevelsOf(db, client, productIds),
     productIds.length ? openOrderQuantities(db, client.id, productIds) : [],
     productIds.length
-      ? db.select({ productId: stock.productId, tht: stock.expirationDate, lotNumber: stock.lotNumber, quantity: sql<number>`sum(${stock.quantity})`.mapWith(Number) })
-        .from(stock)
-        .where(and(eq(stock.clientId, client.id), inArray(stock.productId, productIds), or(isNotNull(stock.expirationDate), isNotNull(stock.lotNumber))))
-        .groupBy(stock.productId, stock.expirationDate, stock.lotNumber)
-        .orderBy(sql`${stock.expirationDate} asc nulls last`, asc(stock.lotNumber))
+      ? db
+          .select({
+            productId: stock.productId,
+            tht: stock.expirationDate,
+            lotNumber: stock.lotNumber,
+            quantity: sql<number>`sum(${stock.quantity})`.mapWith(Number),
+          })
+          .from(stock)
+          .where(
+            and(
+              eq(stock.clientId, client.id),
+              inArray(stock.productId, productIds),
+              or(isNotNull(stock.expirationDate), isNotNull(stock.lotNumber)),
+            ),
+          )
+          .groupBy(stock.productId, stock.expirationDate, stock.lotNumber)
+          .orderBy(sql`${stock.expirationDate} asc nulls last`, asc(stock.lotNumber))
       : [],
   ]);
   const out = new Map<number, ProductStock>();
@@ -36,8 +55,13 @@ export async function stockOfProducts(db: Db, client: Client, productIds: number
       (levels.get(productId) ?? []).reduce((total, level) => total + level[key], 0);
     out.set(productId, {
       productId,
-      physical: sum('physical'), expected: sum('expected'), outbound: sum('outbound'), unavailable: sum('unavailable'),
-      free: sum('free'), economic: sum('economic'), available: sum('available'),
+      physical: sum('physical'),
+      expected: sum('expected'),
+      outbound: sum('outbound'),
+      unavailable: sum('unavailable'),
+      free: sum('free'),
+      economic: sum('economic'),
+      available: sum('available'),
       ordered: ordered.filter((o) => o.productId === productId).reduce((total, o) => total + o.ordered, 0),
       thts: batches.filter((b) => b.productId === productId).map(({ quantity, tht, lotNumber }) => ({ quantity, tht, lotNumber })),
     });
@@ -47,14 +71,18 @@ export async function stockOfProducts(db: Db, client: Client, productIds: number
 
 /** Products with a stock mutation in [from, to): what changed since the previous bulk call that ended at `from`. */
 export async function productsMutatedBetween(db: Db, client: Client, from: Date, to: Date): Promise<number[]> {
-  const rows = await db.selectDistinct({ productId: stockMutations.productId }).from(stockMutations)
+  const rows = await db
+    .selectDistinct({ productId: stockMutations.productId })
+    .from(stockMutations)
     .where(and(eq(stockMutations.clientId, client.id), gte(stockMutations.createdOn, from), lt(stockMutations.createdOn, to)))
     .orderBy(asc(stockMutations.productId));
   return rows.map((r) => r.productId);
 }
 
 export async function allProductIds(db: Db, clientId: number): Promise<number[]> {
-  return (await db.select({ id: products.id }).from(products).where(eq(products.clientId, clientId)).orderBy(asc(products.id))).map((r) => r.id);
+  return (await db.select({ id: products.id }).from(products).where(eq(products.clientId, clientId)).orderBy(asc(products.id))).map(
+    (r) => r.id,
+  );
 }
 
 const withinRetention = (client: Client) => gte(stockMutations.createdOn, daysBefore(clientNow(client), limits.stockMutationRetentionDays));
@@ -70,36 +98,56 @@ export interface MutationToSync {
  * (received, returned, corrected, composed; never shipments), without the returns of damaged goods.
  */
 export async function unsyncedStockMutations(db: Db, client: Client): Promise<MutationToSync[]> {
-  const rows = await db.select({
-    mutation: stockMutations,
-    purchaseOrderId: inboundPackingSlips.id, reference: inboundPackingSlips.reference, comments: inboundPackingSlips.comments,
-    shipmentId: shipmentItems.shipmentId, orderId: returnItems.orderId, externalOrderNumber: returnItems.externalOrderNumber, returnReason: returnReasons.name,
-  }).from(stockMutations)
+  const rows = await db
+    .select({
+      mutation: stockMutations,
+      purchaseOrderId: inboundPackingSlips.id,
+      reference: inboundPackingSlips.reference,
+      comments: inboundPackingSlips.comments,
+      shipmentId: shipmentItems.shipmentId,
+      orderId: returnItems.orderId,
+      externalOrderNumber: returnItems.externalOrderNumber,
+      returnReason: returnReasons.name,
+    })
+    .from(stockMutations)
     .leftJoin(inboundItems, eq(inboundItems.id, stockMutations.inboundItemId))
     .leftJoin(inbounds, eq(inbounds.id, inboundItems.inboundId))
     .leftJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inbounds.inboundPackingSlipId))
     .leftJoin(returnItems, eq(returnItems.id, stockMutations.returnItemId))
     .leftJoin(shipmentItems, eq(shipmentItems.id, returnItems.shipmentItemId))
     .leftJoin(returnReasons, eq(returnReasons.id, returnItems.returnReasonId))
-    .where(and(
-      eq(stockMutations.clientId, client.id), eq(stockMutations.synced, false), withinRetention(client),
-      inArray(stockMutations.type, Object.keys(v2StockMutationTypes)),
-      or(ne(stockMutations.type, 'RETURN'), ne(stockMutations.quality, 'DAMAGED')),
-    ))
+    .where(
+      and(
+        eq(stockMutations.clientId, client.id),
+        eq(stockMutations.synced, false),
+        withinRetention(client),
+        inArray(stockMutations.type, Object.keys(v2StockMutationTypes)),
+        or(ne(stockMutations.type, 'RETURN'), ne(stockMutations.quality, 'DAMAGED')),
+      ),
+    )
     .orderBy(asc(stockMutations.id));
   return rows.map((r) => ({
     mutation: r.mutation,
     purchaseOrder: r.purchaseOrderId === null ? null : { id: r.purchaseOrderId, reference: r.reference!, comments: r.comments },
-    returned: r.orderId === null ? null : { shipmentId: r.shipmentId!, orderId: r.orderId, externalOrderNumber: r.externalOrderNumber!, returnReason: r.returnReason },
+    returned:
+      r.orderId === null
+        ? null
+        : { shipmentId: r.shipmentId!, orderId: r.orderId, externalOrderNumber: r.externalOrderNumber!, returnReason: r.returnReason },
   }));
 }
 
 /** Marks stock mutations synced, all or nothing: an id that is unknown or another client's leaves every mutation as it was. */
 export async function syncStockMutations(db: Db, client: Client, ids: number[]): Promise<void> {
   await db.transaction(async (tx) => {
-    const found = await tx.select({ id: stockMutations.id }).from(stockMutations)
-      .where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids), withinRetention(client))).for('update');
+    const found = await tx
+      .select({ id: stockMutations.id })
+      .from(stockMutations)
+      .where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids), withinRetention(client)))
+      .for('update');
     requireEveryId(ids, found);
-    await tx.update(stockMutations).set({ synced: true }).where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids)));
+    await tx
+      .update(stockMutations)
+      .set({ synced: true })
+      .where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids)));
   });
 }

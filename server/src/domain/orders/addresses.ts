@@ -5,7 +5,7 @@ import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts
 import type { AddressInput } from './service.ts';
 
 /** "Kerkstraat 12", "Kerkstraat 12a", "Kerkstraat 12-3": the street, then the number, then an addition. */
-const numberAtEnd = /^(.*\S)[\s,]+(\d{1,6})\s*[-\/]?\s*([A-Za-z0-9]{1,10})?$/;
+const numberAtEnd = /^(.*\S)[\s,]+(\d{1,6})\s*[-/]?\s*([A-Za-z0-9]{1,10})?$/;
 
 export interface CheckedAddress {
   address: AddressInput;
@@ -16,7 +16,12 @@ export interface CheckedAddress {
 }
 
 /** streetSource: where the request carries the street, named in the warning when the house number is taken from it. */
-export function checkAddress(address: AddressInput, role: 'delivery' | 'billing', warnings: WarningSink = noWarnings, streetSource?: string): CheckedAddress {
+export function checkAddress(
+  address: AddressInput,
+  role: 'delivery' | 'billing',
+  warnings: WarningSink = noWarnings,
+  streetSource?: string,
+): CheckedAddress {
   const country = address.countryCode.toUpperCase().slice(0, 2);
   if (!houseNumberRequiredCountries.has(country)) return { address, valid: true };
   if (!address.postcode?.trim()) return { address, valid: true, problem: `The ${role} address needs a postal code in ${country}.` };
@@ -26,7 +31,12 @@ export function checkAddress(address: AddressInput, role: 'delivery' | 'billing'
   const addition = match[3] && !address.houseNumberExtension ? ` and addition "${match[3]}"` : '';
   warnings.add('coerced', `house number ${match[2]}${addition} taken from the street "${address.street1.trim()}"`, streetSource);
   return {
-    address: { ...address, street1: match[1], houseNumber: match[2], houseNumberExtension: address.houseNumberExtension || match[3] || null },
+    address: {
+      ...address,
+      street1: match[1],
+      houseNumber: match[2],
+      houseNumberExtension: address.houseNumberExtension || match[3] || null,
+    },
     valid: true,
   };
 }

@@ -30,7 +30,8 @@ async function detectType(content: Buffer) {
   try {
     return await detectFileType(content);
   } catch (error) {
-    if (error instanceof PoolBusyError) throw apiError('503', 'Too many files are being checked at the moment; send the image again in a few seconds.');
+    if (error instanceof PoolBusyError)
+      throw apiError('503', 'Too many files are being checked at the moment; send the image again in a few seconds.');
     throw error;
   }
 }
@@ -39,21 +40,35 @@ async function detectType(content: Buffer) {
 export async function imageContentType(content: Buffer): Promise<string> {
   const detected = content.length ? await detectType(content) : undefined;
   if (!detected || !acceptedExtensions.has(detected.ext)) {
-    throw apiError('400-8', `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`);
+    throw apiError(
+      '400-8',
+      `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`,
+    );
   }
   return detected.mime;
 }
 
-export async function setProductImage(db: Db, clientId: number, productId: number, content: Buffer): Promise<{ product: ProductRow; contentType: string }> {
+export async function setProductImage(
+  db: Db,
+  clientId: number,
+  productId: number,
+  content: Buffer,
+): Promise<{ product: ProductRow; contentType: string }> {
   // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
-  const [owned] = await db.select({ id: products.id }).from(products).where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+  const [owned] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
   if (!owned) throw apiError('404', `Product ${productId} not found.`);
   if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
   const contentType = await imageContentType(content);
   return db.transaction(async (tx) => {
     // The update comes first: it locks the product, so two uploads for it store their parts one after the other.
-    const [product] = await tx.update(products).set({ imageContentType: contentType, updatedAt: new Date() })
-      .where(and(eq(products.clientId, clientId), eq(products.id, productId))).returning(productColumns);
+    const [product] = await tx
+      .update(products)
+      .set({ imageContentType: contentType, updatedAt: new Date() })
+      .where(and(eq(products.clientId, clientId), eq(products.id, productId)))
+      .returning(productColumns);
     if (!product) throw apiError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
     await storeParts(tx as unknown as Db, { clientId, owner: 'productImage', ownerId: productId }, content);

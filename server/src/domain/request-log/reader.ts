@@ -19,22 +19,38 @@ export interface RequestLogFilter {
 /** LIKE pattern for a literal prefix: %, _ and \ in it match only themselves. */
 const prefixPattern = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listRequests(db: Db, clientId: number, page: { before?: number; size: number }, filter: RequestLogFilter): Promise<RequestLogRow[]> {
+export async function listRequests(
+  db: Db,
+  clientId: number,
+  page: { before?: number; size: number },
+  filter: RequestLogFilter,
+): Promise<RequestLogRow[]> {
   const conditions: (SQL | undefined)[] = [eq(requestLog.clientId, clientId)];
   if (page.before) conditions.push(lt(requestLog.id, page.before));
   if (filter.statuses?.length || filter.statusClasses?.length) {
-    conditions.push(or(
-      ...(filter.statuses?.length ? [inArray(requestLog.status, filter.statuses)] : []),
-      ...(filter.statusClasses ?? []).map((c) => and(gte(requestLog.status, c * 100), lt(requestLog.status, c * 100 + 100))),
-    ));
+    conditions.push(
+      or(
+        ...(filter.statuses?.length ? [inArray(requestLog.status, filter.statuses)] : []),
+        ...(filter.statusClasses ?? []).map((c) => and(gte(requestLog.status, c * 100), lt(requestLog.status, c * 100 + 100))),
+      ),
+    );
   }
   if (filter.methods?.length) conditions.push(inArray(requestLog.method, filter.methods));
   if (filter.pathPrefix) conditions.push(like(requestLog.url, prefixPattern(filter.pathPrefix)));
   if (filter.requestId) conditions.push(eq(requestLog.requestId, filter.requestId));
-  return db.select().from(requestLog).where(and(...conditions)).orderBy(desc(requestLog.id)).limit(page.size);
+  return db
+    .select()
+    .from(requestLog)
+    .where(and(...conditions))
+    .orderBy(desc(requestLog.id))
+    .limit(page.size);
 }
 
 export async function findRequest(db: Db, clientId: number, requestId: string): Promise<RequestLogRow | undefined> {
-  const [row] = await db.select().from(requestLog).where(and(eq(requestLog.clientId, clientId), eq(requestLog.requestId, requestId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(requestLog)
+    .where(and(eq(requestLog.clientId, clientId), eq(requestLog.requestId, requestId)))
+    .limit(1);
   return row;
 }

@@ -21,7 +21,8 @@ export interface RequestLogOptions {
 const batchRowsMax = 500;
 const batchBytesMax = 8 * 1024 * 1024;
 
-const sizeOf = (entry: RequestLogEntry) => 512 + (entry.url.length + (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0)) * 2;
+const sizeOf = (entry: RequestLogEntry) =>
+  512 + (entry.url.length + (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0)) * 2;
 
 export class RequestLogWriter {
   private pending: RequestLogEntry[] = [];
@@ -34,7 +35,10 @@ export class RequestLogWriter {
   private readonly pendingBytesMax: number;
   private readonly flushDelayMs: number;
 
-  constructor(private readonly db: Db, private readonly opts: RequestLogOptions) {
+  constructor(
+    private readonly db: Db,
+    private readonly opts: RequestLogOptions,
+  ) {
     this.pendingBytesMax = opts.pendingBytesMax ?? 64 * 1024 * 1024;
     this.flushDelayMs = opts.flushDelayMs ?? 50;
   }
@@ -74,10 +78,11 @@ export class RequestLogWriter {
 
   private async write(batch: RequestLogEntry[]): Promise<void> {
     try {
-      for (let start = 0; start < batch.length;) {
+      for (let start = 0; start < batch.length; ) {
         let end = start;
         let bytes = 0;
-        while (end < batch.length && end - start < batchRowsMax && (bytes === 0 || bytes + sizeOf(batch[end]) <= batchBytesMax)) bytes += sizeOf(batch[end++]);
+        while (end < batch.length && end - start < batchRowsMax && (bytes === 0 || bytes + sizeOf(batch[end]) <= batchBytesMax))
+          bytes += sizeOf(batch[end++]);
         await this.db.insert(requestLog).values(batch.slice(start, end));
         start = end;
       }
@@ -90,8 +95,13 @@ export class RequestLogWriter {
 
   /** Deletes a client's entries beyond its newest maxPerClient. */
   private async keepNewest(clientId: number): Promise<void> {
-    const [oldestKept] = await this.db.select({ id: requestLog.id }).from(requestLog).where(eq(requestLog.clientId, clientId))
-      .orderBy(desc(requestLog.id)).offset(this.opts.maxPerClient - 1).limit(1);
+    const [oldestKept] = await this.db
+      .select({ id: requestLog.id })
+      .from(requestLog)
+      .where(eq(requestLog.clientId, clientId))
+      .orderBy(desc(requestLog.id))
+      .offset(this.opts.maxPerClient - 1)
+      .limit(1);
     if (oldestKept) await this.db.delete(requestLog).where(and(eq(requestLog.clientId, clientId), lt(requestLog.id, oldestKept.id)));
   }
 
@@ -123,4 +133,3 @@ export class RequestLogWriter {
     await this.flush();
   }
 }
-

@@ -37,7 +37,8 @@ export function assertTransition<S extends string>(table: Record<S, readonly S[]
 }
 
 /** The next status on the normal path (never ERROR); undefined at the end. */
-export const nextShipmentStatus = (from: ShipmentStatus): ShipmentStatus | undefined => shipmentTransitions[from].find((s) => s !== 'ERROR');
+export const nextShipmentStatus = (from: ShipmentStatus): ShipmentStatus | undefined =>
+  shipmentTransitions[from].find((s) => s !== 'ERROR');
 
 /** The next tracking stage of a parcel that is delivered at home, or at a pick-up point. */
 export function nextTrackingStage(from: TrackingStage, toPickUpPoint: boolean): TrackingStage | undefined {

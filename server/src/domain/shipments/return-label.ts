@@ -18,15 +18,21 @@ export interface ReturnLabel {
 }
 
 /** The return parcel's number is fixed per shipment and method, so printing the label again gives the same parcel. */
-const returnPackageNumber = (shipmentId: number, methodId: number) => `3SRET${String(methodId).padStart(3, '0')}${String(shipmentId).padStart(9, '0')}`;
+const returnPackageNumber = (shipmentId: number, methodId: number) =>
+  `3SRET${String(methodId).padStart(3, '0')}${String(shipmentId).padStart(9, '0')}`;
 
 /** The label of a shipped shipment; the return method is the client's first one unless named. */
 export async function returnLabel(db: Db, client: Client, shipmentId: number, returnMethodId?: number): Promise<ReturnLabel> {
   const shipment = await findShipment(db, client, shipmentId);
-  if (!shipment || shipment.status !== 'SHIPPED') throw apiError('404', `Shipment ${shipmentId} not found among your shipped shipments.`);
+  if (shipment?.status !== 'SHIPPED') throw apiError('404', `Shipment ${shipmentId} not found among your shipped shipments.`);
   const methodConditions = [eq(shippingMethods.clientId, client.id), eq(shippingMethods.kind, 'return')];
   if (returnMethodId !== undefined) methodConditions.push(eq(shippingMethods.id, returnMethodId));
-  const [method] = await db.select().from(shippingMethods).where(and(...methodConditions)).orderBy(asc(shippingMethods.id)).limit(1);
+  const [method] = await db
+    .select()
+    .from(shippingMethods)
+    .where(and(...methodConditions))
+    .orderBy(asc(shippingMethods.id))
+    .limit(1);
   if (!method) throw apiError('404', `Return shipping method ${returnMethodId} not found.`);
   const [order] = await db.select().from(orders).where(eq(orders.id, shipment.orderId));
   const [sender] = await db.select().from(addresses).where(eq(addresses.id, order.deliveryAddressId));

@@ -35,10 +35,18 @@ export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, p
     const orderConditions = [eq(orders.clientId, client.id)];
     if (filters.externalOrderNumbers) orderConditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
     if (filters.references) orderConditions.push(inArray(orders.reference, filters.references));
-    const matching = db.select({ id: orders.id }).from(orders).where(and(...orderConditions));
+    const matching = db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(...orderConditions));
     conditions.push(inArray(shipments.orderId, matching));
   }
-  return db.select({ id: shipments.id }).from(shipments).where(and(...conditions)).orderBy(asc(shipments.id)).limit(page.size);
+  return db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(...conditions))
+    .orderBy(asc(shipments.id))
+    .limit(page.size);
 }
 
 /** The client's shipment with this id, within the retention window. */
@@ -51,7 +59,10 @@ export function shipmentById(db: Db, client: Client, id: number) {
 
 /** The id of the client's shipment item as a query; like its shipment, it is not there after the retention window. */
 export function shipmentItemById(db: Db, client: Client, id: number) {
-  return db.select({ id: shipmentItems.id }).from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+  return db
+    .select({ id: shipmentItems.id })
+    .from(shipmentItems)
+    .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
     .where(and(eq(shipmentItems.clientId, client.id), eq(shipmentItems.id, id), eq(shipments.clientId, client.id), visible(client)));
 }
 

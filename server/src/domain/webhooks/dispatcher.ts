@@ -31,7 +31,10 @@ export interface DispatcherOptions {
   keepGoing?(): boolean;
 }
 
-export interface DispatchReport { attempted: number; delivered: number }
+export interface DispatchReport {
+  attempted: number;
+  delivered: number;
+}
 
 interface Claimed {
   id: number;
@@ -47,28 +50,54 @@ interface Claimed {
 /** Claims due deliveries of active webhooks, oldest first; several processes can claim together (SKIP LOCKED). */
 async function claim(db: Db, now: Date, opts: Required<DispatcherOptions>): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
-    const due = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+    const due = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
       .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(and(isNull(webhookDeliveries.deliveredAt), isNull(webhookDeliveries.failedAt), lte(webhookDeliveries.nextAttemptAt, now), eq(webhooks.isActive, true)))
-      .orderBy(asc(webhookDeliveries.id)).limit(opts.batchSize)
+      .where(
+        and(
+          isNull(webhookDeliveries.deliveredAt),
+          isNull(webhookDeliveries.failedAt),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          eq(webhooks.isActive, true),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.id))
+      .limit(opts.batchSize)
       .for('update', { of: webhookDeliveries, skipLocked: true });
     if (!due.length) return [];
     const ids = due.map((d) => d.id);
-    await tx.update(webhookDeliveries)
+    await tx
+      .update(webhookDeliveries)
       .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: now, nextAttemptAt: new Date(now.getTime() + opts.leaseMs) })
       .where(inArray(webhookDeliveries.id, ids));
-    const rows = await tx.select({
-      id: webhookDeliveries.id, clientId: webhookDeliveries.clientId, attempts: webhookDeliveries.attempts, webhookId: webhooks.id,
-      targetUrl: webhooks.targetUrl, secret: webhooks.secret, eventId: events.id, type: events.type, occurredOn: events.occurredOn, payload: events.payload,
-    }).from(webhookDeliveries)
+    const rows = await tx
+      .select({
+        id: webhookDeliveries.id,
+        clientId: webhookDeliveries.clientId,
+        attempts: webhookDeliveries.attempts,
+        webhookId: webhooks.id,
+        targetUrl: webhooks.targetUrl,
+        secret: webhooks.secret,
+        eventId: events.id,
+        type: events.type,
+        occurredOn: events.occurredOn,
+        payload: events.payload,
+      })
+      .from(webhookDeliveries)
       .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
       .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(inArray(webhookDeliveries.id, ids)).orderBy(asc(webhookDeliveries.id));
+      .where(inArray(webhookDeliveries.id, ids))
+      .orderBy(asc(webhookDeliveries.id));
     return rows.map(({ type, occurredOn, payload, ...r }) => ({ ...r, body: deliveryBody({ type, occurredOn, payload }) }));
   });
 }
 
-interface SendResult { statusCode: number | null; durationMs: number; error: string | null }
+interface SendResult {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
 
 /** One POST; any answer other than 200 (or none within the timeout) is a failure. Redirects are not followed. */
 function send(url: URL, body: string, headers: Record<string, string>, opts: Required<DispatcherOptions>): Promise<SendResult> {
@@ -80,7 +109,12 @@ function send(url: URL, body: string, headers: Record<string, string>, opts: Req
     if (refused) return resolve({ statusCode: null, durationMs: 0, error: refused });
     const options: RequestOptions = {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'shopapi-sandbox-webhooks/1' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'shopapi-sandbox-webhooks/1',
+      },
       lookup: opts.allowPrivateTargets ? undefined : guardedLookup,
       timeout: opts.timeoutMs,
     };
@@ -100,39 +134,57 @@ async function deliver(db: Db, d: Claimed, now: Date, opts: Required<DispatcherO
   // The signature's timestamp is real time: receivers reject timestamps far from their own clock.
   const sentAt = new Date();
   const signature = new Webhook(d.secret).sign(d.eventId, sentAt, d.body);
-  const result = await send(new URL(d.targetUrl), d.body, {
-    'webhook-id': d.eventId,
-    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': signature,
-  }, opts);
+  const result = await send(
+    new URL(d.targetUrl),
+    d.body,
+    {
+      'webhook-id': d.eventId,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
+    opts,
+  );
   const delivered = result.statusCode === 200;
   opts.onAttempt(delivered);
   const givenUp = !delivered && d.attempts >= maxAttempts;
   await db.transaction(async (tx) => {
-    await tx.insert(webhookDeliveryAttempts).values({ deliveryId: d.id, attemptedAt: now, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error });
-    await tx.update(webhookDeliveries).set({
-      lastStatusCode: result.statusCode,
-      lastDurationMs: result.durationMs,
-      lastError: delivered ? null : result.error ?? `answered ${result.statusCode}; only 200 counts as delivered`,
-      ...(delivered ? { deliveredAt: now } : {}),
-      ...(givenUp ? { failedAt: now } : {}),
-      ...(!delivered && !givenUp ? { nextAttemptAt: new Date(now.getTime() + retryDelaysSeconds[d.attempts - 1] * 1000) } : {}),
-    }).where(eq(webhookDeliveries.id, d.id));
+    await tx
+      .insert(webhookDeliveryAttempts)
+      .values({ deliveryId: d.id, attemptedAt: now, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        lastStatusCode: result.statusCode,
+        lastDurationMs: result.durationMs,
+        lastError: delivered ? null : (result.error ?? `answered ${result.statusCode}; only 200 counts as delivered`),
+        ...(delivered ? { deliveredAt: now } : {}),
+        ...(givenUp ? { failedAt: now } : {}),
+        ...(!delivered && !givenUp ? { nextAttemptAt: new Date(now.getTime() + retryDelaysSeconds[d.attempts - 1] * 1000) } : {}),
+      })
+      .where(eq(webhookDeliveries.id, d.id));
     if (delivered) {
       await tx.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, d.webhookId));
     } else {
-      await tx.update(webhooks).set({
-        consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
-        // A target that failed every attempt for about a day is switched off; PUT isActive true switches it on again.
-        ...(givenUp ? { isActive: false, deactivatedAt: now, updatedAt: now } : {}),
-      }).where(eq(webhooks.id, d.webhookId));
+      await tx
+        .update(webhooks)
+        .set({
+          consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+          // A target that failed every attempt for about a day is switched off; PUT isActive true switches it on again.
+          ...(givenUp ? { isActive: false, deactivatedAt: now, updatedAt: now } : {}),
+        })
+        .where(eq(webhooks.id, d.webhookId));
     }
   });
   return delivered;
 }
 
 const withDefaults = (opts: DispatcherOptions): Required<DispatcherOptions> => ({
-  timeoutMs: 10_000, leaseMs: 20_000, batchSize: 50, onAttempt: () => undefined, keepGoing: () => true, ...opts,
+  timeoutMs: 10_000,
+  leaseMs: 20_000,
+  batchSize: 50,
+  onAttempt: () => undefined,
+  keepGoing: () => true,
+  ...opts,
 });
 
 /**
@@ -147,17 +199,21 @@ export async function dispatchDue(db: Db, opts: DispatcherOptions, now = new Dat
     if (!claimed.length) return report;
     const byClient = new Map<number, Claimed[]>();
     for (const d of claimed) byClient.set(d.clientId, [...(byClient.get(d.clientId) ?? []), d]);
-    await Promise.all([...byClient.values()].map(async (list) => {
-      for (const d of list) {
-        report.attempted++;
-        if (await deliver(db, d, now, options)) report.delivered++;
-      }
-    }));
+    await Promise.all(
+      [...byClient.values()].map(async (list) => {
+        for (const d of list) {
+          report.attempted++;
+          if (await deliver(db, d, now, options)) report.delivered++;
+        }
+      }),
+    );
     if (claimed.length < options.batchSize || !options.keepGoing()) return report;
   }
 }
 
-export interface Dispatcher { stop(): Promise<void> }
+export interface Dispatcher {
+  stop(): Promise<void>;
+}
 
 /**
  * Runs dispatchDue every intervalMs inside the server process. stop() lets the batch in hand finish (its deliveries
@@ -169,7 +225,11 @@ export function startDispatcher(db: Db, opts: DispatcherOptions & { intervalMs: 
   const timer = setInterval(() => {
     // A round still sending (a slow target) is not overlapped; the next tick looks again.
     if (round || stopped) return;
-    round = dispatchDue(db, { ...opts, keepGoing: () => !stopped }).then(() => undefined, opts.onError).finally(() => { round = undefined; });
+    round = dispatchDue(db, { ...opts, keepGoing: () => !stopped })
+      .then(() => undefined, opts.onError)
+      .finally(() => {
+        round = undefined;
+      });
   }, opts.intervalMs);
   timer.unref();
   return {

@@ -31,10 +31,20 @@ export interface NewEvent {
 export async function emitEvent(tx: Db, clientId: number, event: NewEvent): Promise<void> {
   const id = randomUUID();
   await tx.insert(events).values({
-    id, clientId, type: event.type, entity: event.entity, entityId: event.entityId, payload: event.data, occurredOn: event.occurredOn,
+    id,
+    clientId,
+    type: event.type,
+    entity: event.entity,
+    entityId: event.entityId,
+    payload: event.data,
+    occurredOn: event.occurredOn,
   });
-  const subscribed = await tx.select({ id: webhooks.id }).from(webhooks)
-    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.entity, event.entity), eq(webhooks.event, event.type), eq(webhooks.isActive, true)))
+  const subscribed = await tx
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(
+      and(eq(webhooks.clientId, clientId), eq(webhooks.entity, event.entity), eq(webhooks.event, event.type), eq(webhooks.isActive, true)),
+    )
     .orderBy(asc(webhooks.id));
   if (!subscribed.length) return;
   // Due at once: the dispatcher's next tick sends it. Retry times are real time, not the client's simulated clock.
@@ -59,7 +69,9 @@ export interface DeliveryLogEntry {
 }
 
 async function requireWebhook(db: Db, clientId: number, webhookId: number) {
-  const [webhook] = await db.select({ id: webhooks.id, isActive: webhooks.isActive }).from(webhooks)
+  const [webhook] = await db
+    .select({ id: webhooks.id, isActive: webhooks.isActive })
+    .from(webhooks)
     .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, webhookId)));
   if (!webhook) throw apiError('404', `Webhook ${webhookId} not found.`);
   return webhook;
@@ -68,9 +80,20 @@ async function requireWebhook(db: Db, clientId: number, webhookId: number) {
 async function logEntries(db: Db, rows: DeliveryRow[]): Promise<DeliveryLogEntry[]> {
   if (!rows.length) return [];
   const [eventRows, attemptRows] = await Promise.all([
-    db.select({ id: events.id, type: events.type, entity: events.entity, entityId: events.entityId, occurredOn: events.occurredOn })
-      .from(events).where(inArray(events.id, [...new Set(rows.map((r) => r.eventId))])),
-    db.select().from(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookDeliveryAttempts.id)),
+    db
+      .select({ id: events.id, type: events.type, entity: events.entity, entityId: events.entityId, occurredOn: events.occurredOn })
+      .from(events)
+      .where(inArray(events.id, [...new Set(rows.map((r) => r.eventId))])),
+    db
+      .select()
+      .from(webhookDeliveryAttempts)
+      .where(
+        inArray(
+          webhookDeliveryAttempts.deliveryId,
+          rows.map((r) => r.id),
+        ),
+      )
+      .orderBy(asc(webhookDeliveryAttempts.id)),
   ]);
   const eventById = new Map(eventRows.map((e) => [e.id, e]));
   return rows.map((delivery) => ({
@@ -83,9 +106,12 @@ async function logEntries(db: Db, rows: DeliveryRow[]): Promise<DeliveryLogEntry
 /** The delivery log of one of the client's webhooks, oldest first, cursor-paged on the delivery id. */
 export async function listDeliveries(db: Db, clientId: number, webhookId: number, page: Page): Promise<DeliveryLogEntry[]> {
   await requireWebhook(db, clientId, webhookId);
-  const rows = await db.select().from(webhookDeliveries)
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, page.cursor)))
-    .orderBy(asc(webhookDeliveries.id)).limit(page.size);
+    .orderBy(asc(webhookDeliveries.id))
+    .limit(page.size);
   return logEntries(db, rows);
 }
 
@@ -96,7 +122,9 @@ export async function findDelivery(db: Db, clientId: number, webhookId: number, 
 }
 
 async function requireDelivery(db: Db, clientId: number, webhookId: number, deliveryId: number) {
-  const [delivery] = await db.select().from(webhookDeliveries)
+  const [delivery] = await db
+    .select()
+    .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
   if (!delivery) throw apiError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
   return delivery;
@@ -109,8 +137,11 @@ async function requireDelivery(db: Db, clientId: number, webhookId: number, deli
 export async function redeliver(db: Db, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryLogEntry> {
   const webhook = await requireWebhook(db, clientId, webhookId);
   const original = await requireDelivery(db, clientId, webhookId, deliveryId);
-  if (!webhook.isActive) throw apiError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
-  const [row] = await db.insert(webhookDeliveries).values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() }).returning();
+  if (!webhook.isActive)
+    throw apiError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() })
+    .returning();
   return (await logEntries(db, [row]))[0];
 }
-

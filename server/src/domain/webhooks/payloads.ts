@@ -17,13 +17,35 @@ export function setEventLinkBase(base: string) {
 
 /** Emits a shipment event with the shipment as it is now in this transaction. */
 export async function emitShipmentEvent(tx: Db, client: Client, shipmentId: number, type: string, occurredOn: Date): Promise<void> {
-  const { data: [shipment] } = await shipmentDocuments(tx, tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.id, shipmentId)), false, linkBase);
+  const {
+    data: [shipment],
+  } = await shipmentDocuments(tx, tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.id, shipmentId)), false, linkBase);
   await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data: shipment });
 }
 
 /** Emits an inbound event with the inbound as it is now in this transaction. */
-export async function emitInboundEvent(tx: Db, client: Pick<Client, 'id'>, inboundId: number, type: string, occurredOn: Date): Promise<void> {
+export async function emitInboundEvent(
+  tx: Db,
+  client: Pick<Client, 'id'>,
+  inboundId: number,
+  type: string,
+  occurredOn: Date,
+): Promise<void> {
   const [row] = await tx.select().from(inbounds).where(eq(inbounds.id, inboundId));
-  const items = await tx.select({ id: inboundItems.id }).from(inboundItems).where(eq(inboundItems.inboundId, inboundId)).orderBy(asc(inboundItems.id));
-  await emitEvent(tx, client.id, { type, entity: 'inbound', entityId: inboundId, occurredOn, data: inboundResource(row, items.map((i) => i.id), linkBase) });
+  const items = await tx
+    .select({ id: inboundItems.id })
+    .from(inboundItems)
+    .where(eq(inboundItems.inboundId, inboundId))
+    .orderBy(asc(inboundItems.id));
+  await emitEvent(tx, client.id, {
+    type,
+    entity: 'inbound',
+    entityId: inboundId,
+    occurredOn,
+    data: inboundResource(
+      row,
+      items.map((i) => i.id),
+      linkBase,
+    ),
+  });
 }

@@ -29,28 +29,47 @@ async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, p
   if (allowPrivateTargets) return;
   const refused = await refusedTarget(url.hostname);
   if (refused) {
-    problems.add('400', `targetUrl is refused: ${refused}; this sandbox sends webhooks to public addresses only.`, { pointer: attribute('targetUrl') });
+    problems.add('400', `targetUrl is refused: ${refused}; this sandbox sends webhooks to public addresses only.`, {
+      pointer: attribute('targetUrl'),
+    });
   }
 }
 
 function checkPair(entity: string, event: string, problems: ErrorCollector) {
   const allowed: readonly string[] = webhookEvents[entity as WebhookEntity] ?? [];
-  if (!allowed.includes(event)) problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { pointer: attribute('event') });
+  if (!allowed.includes(event))
+    problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { pointer: attribute('event') });
 }
 
-export async function createWebhook(db: Db, clientId: number, input: { entity: string; event: string; targetUrl: string; isActive?: boolean }, opts: { allowPrivateTargets: boolean }): Promise<WebhookRow> {
+export async function createWebhook(
+  db: Db,
+  clientId: number,
+  input: { entity: string; event: string; targetUrl: string; isActive?: boolean },
+  opts: { allowPrivateTargets: boolean },
+): Promise<WebhookRow> {
   const problems = new ErrorCollector();
   checkPair(input.entity, input.event, problems);
   await checkTargetUrl(input.targetUrl, opts.allowPrivateTargets, problems);
   problems.throwIfAny();
-  const [row] = await db.insert(webhooks).values({
-    clientId, entity: input.entity, event: input.event, targetUrl: input.targetUrl, isActive: input.isActive ?? true, secret: newSecret(),
-  }).returning();
+  const [row] = await db
+    .insert(webhooks)
+    .values({
+      clientId,
+      entity: input.entity,
+      event: input.event,
+      targetUrl: input.targetUrl,
+      isActive: input.isActive ?? true,
+      secret: newSecret(),
+    })
+    .returning();
   return row;
 }
 
 export async function findWebhook(db: Db, clientId: number, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)));
   return row;
 }
 
@@ -61,36 +80,58 @@ export async function requireWebhook(db: Db, clientId: number, id: number): Prom
 }
 
 export async function listWebhooks(db: Db, clientId: number, page: Page): Promise<WebhookRow[]> {
-  return db.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), gt(webhooks.id, page.cursor))).orderBy(asc(webhooks.id)).limit(page.size);
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.clientId, clientId), gt(webhooks.id, page.cursor)))
+    .orderBy(asc(webhooks.id))
+    .limit(page.size);
 }
 
 /** Only targetUrl and isActive change; entity and event may be repeated but not changed. */
 export async function updateWebhook(
-  db: Db, clientId: number, id: number,
-  changes: { targetUrl?: string; isActive?: boolean; entity?: string; event?: string }, opts: { allowPrivateTargets: boolean },
+  db: Db,
+  clientId: number,
+  id: number,
+  changes: { targetUrl?: string; isActive?: boolean; entity?: string; event?: string },
+  opts: { allowPrivateTargets: boolean },
 ): Promise<WebhookRow> {
   const problems = new ErrorCollector();
   if (changes.targetUrl !== undefined) await checkTargetUrl(changes.targetUrl, opts.allowPrivateTargets, problems);
   return db.transaction(async (tx) => {
-    const [stored] = await tx.select().from(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).for('update');
+    const [stored] = await tx
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+      .for('update');
     if (!stored) throw apiError('404', `Webhook ${id} not found.`);
     for (const name of ['entity', 'event'] as const) {
-      if (changes[name] !== undefined && changes[name] !== stored[name]) problems.add('400', `${name} cannot change; only targetUrl and isActive can. Register a new webhook instead.`, { pointer: attribute(name) });
+      if (changes[name] !== undefined && changes[name] !== stored[name])
+        problems.add('400', `${name} cannot change; only targetUrl and isActive can. Register a new webhook instead.`, {
+          pointer: attribute(name),
+        });
     }
     problems.throwIfAny();
     // Switching a webhook on again starts its failure count afresh.
     const reactivated = changes.isActive === true && !stored.isActive;
-    const [row] = await tx.update(webhooks).set({
-      targetUrl: changes.targetUrl ?? stored.targetUrl,
-      isActive: changes.isActive ?? stored.isActive,
-      ...(reactivated ? { consecutiveFailures: 0, deactivatedAt: null } : {}),
-      updatedAt: new Date(),
-    }).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).returning();
+    const [row] = await tx
+      .update(webhooks)
+      .set({
+        targetUrl: changes.targetUrl ?? stored.targetUrl,
+        isActive: changes.isActive ?? stored.isActive,
+        ...(reactivated ? { consecutiveFailures: 0, deactivatedAt: null } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+      .returning();
     return row;
   });
 }
 
 export async function deleteWebhook(db: Db, clientId: number, id: number): Promise<void> {
-  const deleted = await db.delete(webhooks).where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id))).returning({ id: webhooks.id });
+  const deleted = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+    .returning({ id: webhooks.id });
   if (!deleted.length) throw apiError('404', `Webhook ${id} not found.`);
 }

@@ -21,15 +21,16 @@ export const fileCheckWorker = {
 
 let pool: WorkerPool | undefined;
 // Started on the first file: a process that never receives one never starts a worker.
-const files = () => (pool ??= new WorkerPool({
-  ...fileCheckWorker,
-  // One core stays with the request thread.
-  size: Math.max(1, Math.min(2, availableParallelism() - 1)),
-  queueMax: FILE_CHECK_QUEUE_MAX,
-  deadlineMs: FILE_CHECK_DEADLINE_MS,
-  startupMs: 30_000,
-  resourceLimits: { maxOldGenerationSizeMb: FILE_CHECK_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-}));
+const files = () =>
+  (pool ??= new WorkerPool({
+    ...fileCheckWorker,
+    // One core stays with the request thread.
+    size: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    queueMax: FILE_CHECK_QUEUE_MAX,
+    deadlineMs: FILE_CHECK_DEADLINE_MS,
+    startupMs: 30_000,
+    resourceLimits: { maxOldGenerationSizeMb: FILE_CHECK_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  }));
 
 export type PdfReading =
   | { outcome: 'pdf'; pages: { width: number; height: number }[] }

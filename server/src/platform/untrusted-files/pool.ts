@@ -52,7 +52,8 @@ export class WorkerPool {
 
   run(kind: WorkerTask['kind'], bytes: Uint8Array): Promise<TaskResult> {
     const hasCapacity = this.idle.length > 0 || this.slots.size < this.options.size;
-    if (!hasCapacity && this.waiting.length >= this.options.queueMax) return Promise.reject(new PoolBusyError('Too many files are being checked at once.'));
+    if (!hasCapacity && this.waiting.length >= this.options.queueMax)
+      return Promise.reject(new PoolBusyError('Too many files are being checked at once.'));
     return new Promise((resolve, reject) => {
       this.waiting.push({ kind, bytes, resolve, reject });
       this.pump();
@@ -82,7 +83,10 @@ export class WorkerPool {
     worker.unref();
     const slot: Slot = { worker, ready: false };
     this.slots.add(slot);
-    slot.timer = setTimeout(() => void this.fail(slot, new Error(`The file-check worker did not start within ${startupMs} ms.`)), startupMs);
+    slot.timer = setTimeout(
+      () => void this.fail(slot, new Error(`The file-check worker did not start within ${startupMs} ms.`)),
+      startupMs,
+    );
     worker.on('message', (message: 'ready' | WorkerReply) => {
       if (message === 'ready') {
         clearTimeout(slot.timer);

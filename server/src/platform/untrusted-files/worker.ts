@@ -16,7 +16,10 @@ let decodeBudgetExceeded = false;
 // Both come from require(): an `import` of pdf-lib through tsx's loader would be another instance of its modules.
 const require = createRequire(import.meta.url);
 const { PDFDocument } = require('pdf-lib') as typeof import('pdf-lib');
-interface DecodeStream { buffer: Uint8Array; ensureBuffer(requested: number): Uint8Array }
+interface DecodeStream {
+  buffer: Uint8Array;
+  ensureBuffer(requested: number): Uint8Array;
+}
 const { default: DecodeStream } = require('pdf-lib/cjs/core/streams/DecodeStream.js') as { default: { prototype: DecodeStream } };
 const ensureBuffer = DecodeStream.prototype.ensureBuffer;
 DecodeStream.prototype.ensureBuffer = function boundedEnsureBuffer(this: DecodeStream, requested: number) {

@@ -31,7 +31,8 @@ export async function returnFromV2(db: Db, clientId: number, body: Body, warning
   }
   if (!shipmentId) throw malformed('shipmentId is required.');
   if (!rmaItems) throw malformed('rmaItems is required.');
-  if (externalOrderNumber) warnings.add('ignored', 'read only with ApiRmaNotificationItemViewModels; shipmentId names the shipment', '/externalOrderNumber');
+  if (externalOrderNumber)
+    warnings.add('ignored', 'read only with ApiRmaNotificationItemViewModels; shipmentId names the shipment', '/externalOrderNumber');
   return { shipmentId, remark, externalReference, items: rmaItems };
 }
 
@@ -40,11 +41,18 @@ export async function returnFromV2(db: Db, clientId: number, body: Body, warning
  * spread over that shipment's items with its sku, in item order. Any doubt (a sku not shipped, skus on different
  * shipments, several shipments that fit) is a NOK that says where each sku went, never a guess.
  */
-async function legacyReturn(db: Db, clientId: number, externalOrderNumber: string, lines: LegacyLine[]): Promise<Pick<NewReturn, 'shipmentId' | 'items'>> {
+async function legacyReturn(
+  db: Db,
+  clientId: number,
+  externalOrderNumber: string,
+  lines: LegacyLine[],
+): Promise<Pick<NewReturn, 'shipmentId' | 'items'>> {
   const order = await requireOrderByExternalNumber(db, clientId, externalOrderNumber);
   const [shipped, damaged] = await Promise.all([
-    db.select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
-      .from(shipmentItems).innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    db
+      .select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
       .where(and(eq(shipments.clientId, clientId), eq(shipments.orderId, order.id), eq(shipments.status, 'SHIPPED')))
       .orderBy(asc(shipmentItems.id)),
     // The client shapes its return reasons: DAMAGED in any case, or none (then the line has no reason).
@@ -53,14 +61,18 @@ async function legacyReturn(db: Db, clientId: number, externalOrderNumber: strin
   const skus = [...new Set(lines.map((line) => line.productSku))];
   const shipmentsOf = (sku: string) => [...new Set(shipped.filter((item) => item.sku === sku).map((item) => item.shipmentId))];
   const notShipped = skus.filter((sku) => !shipmentsOf(sku).length);
-  if (notShipped.length) throw apiError('400', `SKU ${notShipped.map((sku) => `"${sku}"`).join(', ')} was not shipped for order "${externalOrderNumber}".`);
+  if (notShipped.length)
+    throw apiError('400', `SKU ${notShipped.map((sku) => `"${sku}"`).join(', ')} was not shipped for order "${externalOrderNumber}".`);
 
   const fitting = [...new Set(shipped.map((item) => item.shipmentId))].filter((id) => skus.every((sku) => shipmentsOf(sku).includes(id)));
   if (fitting.length !== 1) {
     const where = skus.map((sku) => `"${sku}" in shipment ${shipmentsOf(sku).join(', ')}`).join('; ');
-    throw apiError('400', fitting.length
-      ? `Several shipments of order "${externalOrderNumber}" carry these SKUs (${where}): register the return with shipmentId and rmaItems.`
-      : `No single shipment of order "${externalOrderNumber}" carries every SKU (${where}): register one return per shipment with shipmentId and rmaItems.`);
+    throw apiError(
+      '400',
+      fitting.length
+        ? `Several shipments of order "${externalOrderNumber}" carry these SKUs (${where}): register the return with shipmentId and rmaItems.`
+        : `No single shipment of order "${externalOrderNumber}" carries every SKU (${where}): register one return per shipment with shipmentId and rmaItems.`,
+    );
   }
 
   const shipmentId = fitting[0];
@@ -73,7 +85,11 @@ async function legacyReturn(db: Db, clientId: number, externalOrderNumber: strin
       if (!take) continue;
       left.set(item.id, left.get(item.id)! - take);
       wanted -= take;
-      items.push({ shipmentItemId: item.id, quantity: take, returnReasonId: line.isDamaged === true || line.isDamaged === 1 ? damaged?.id ?? null : null });
+      items.push({
+        shipmentItemId: item.id,
+        quantity: take,
+        returnReasonId: line.isDamaged === true || line.isDamaged === 1 ? (damaged?.id ?? null) : null,
+      });
       if (!wanted) break;
     }
     if (wanted) {

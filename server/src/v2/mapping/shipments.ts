@@ -1,33 +1,59 @@
 // Shipment rows in the v2 shapes: the list item, the search result and the track-trace item, loaded in a fixed number of queries.
 import { asc, inArray } from 'drizzle-orm';
-import { trackTraceCodes, trackTraceExceptionLevels, trackTraceExceptionWords, trackTraceStatusWords, type TrackingStage } from '@shopapi/contract';
+import {
+  trackTraceCodes,
+  trackTraceExceptionLevels,
+  trackTraceExceptionWords,
+  trackTraceStatusWords,
+  type TrackingStage,
+} from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import { itemsOf, type ShipmentRow } from '../../domain/shipments/service.ts';
 
 const { orders, orderItems, products, productParts, shippingMethods } = schema;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const extras = (metadata: Record<string, string | null>) => Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, metadata[k] ?? null]));
+const extras = (metadata: Record<string, string | null>) =>
+  Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, metadata[k] ?? null]));
 const statusWord = (s: ShipmentRow) => (s.tracking?.stage ? trackTraceStatusWords[s.tracking.stage as TrackingStage] : 'New');
 const exceptionWord = (s: ShipmentRow) => trackTraceExceptionWords[s.tracking?.status ?? 'OK'];
 
 async function related(db: Db, rows: ShipmentRow[]) {
-  const items = await itemsOf(db, rows.map((s) => s.id));
+  const items = await itemsOf(
+    db,
+    rows.map((s) => s.id),
+  );
   const orderIds = [...new Set(rows.map((s) => s.orderId))];
   const methodIds = [...new Set(rows.map((s) => s.shippingMethodId))];
   const productIds = [...new Set(items.map((i) => i.productId))];
   const orderItemIds = items.map((i) => i.orderItemId).filter((id): id is number => id !== null);
   const [orderRows, methodRows, productRows, orderItemRows, partRows] = await Promise.all([
-    orderIds.length ? db.select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber }).from(orders).where(inArray(orders.id, orderIds)) : [],
+    orderIds.length
+      ? db.select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber }).from(orders).where(inArray(orders.id, orderIds))
+      : [],
     methodIds.length ? db.select().from(shippingMethods).where(inArray(shippingMethods.id, methodIds)) : [],
     productIds.length ? db.select({ id: products.id, weight: products.weight }).from(products).where(inArray(products.id, productIds)) : [],
-    orderItemIds.length ? db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, orderItemIds)) : [],
+    orderItemIds.length
+      ? db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, orderItemIds))
+      : [],
     productIds.length
-      ? db.select({ productId: productParts.productId, quantity: productParts.quantity, partId: productParts.partId }).from(productParts).where(inArray(productParts.productId, productIds)).orderBy(asc(productParts.id))
+      ? db
+          .select({ productId: productParts.productId, quantity: productParts.quantity, partId: productParts.partId })
+          .from(productParts)
+          .where(inArray(productParts.productId, productIds))
+          .orderBy(asc(productParts.id))
       : [],
   ]);
   const partProducts = partRows.length
-    ? await db.select({ id: products.id, sku: products.sku, weight: products.weight }).from(products).where(inArray(products.id, partRows.map((p) => p.partId)))
+    ? await db
+        .select({ id: products.id, sku: products.sku, weight: products.weight })
+        .from(products)
+        .where(
+          inArray(
+            products.id,
+            partRows.map((p) => p.partId),
+          ),
+        )
     : [];
   return {
     items,
@@ -35,16 +61,28 @@ async function related(db: Db, rows: ShipmentRow[]) {
     method: new Map(methodRows.map((m) => [m.id, m])),
     weight: new Map(productRows.map((p) => [p.id, p.weight])),
     itemMetadata: new Map(orderItemRows.map((i) => [i.id, i.metadata])),
-    parts: (productId: number, quantity: number) => partRows.filter((p) => p.productId === productId).map((p) => {
-      const part = partProducts.find((x) => x.id === p.partId)!;
-      return { sku: part.sku, quantity: p.quantity * quantity, serialNrs: [], weight: part.weight, tht: null, extra6: null, extra7: null, lotNumber: null };
-    }),
+    parts: (productId: number, quantity: number) =>
+      partRows
+        .filter((p) => p.productId === productId)
+        .map((p) => {
+          const part = partProducts.find((x) => x.id === p.partId)!;
+          return {
+            sku: part.sku,
+            quantity: p.quantity * quantity,
+            serialNrs: [],
+            weight: part.weight,
+            tht: null,
+            extra6: null,
+            extra7: null,
+            lotNumber: null,
+          };
+        }),
   };
 }
 
 /** A shipment uses its warehouse's shipping method; v2 also names the main method the order chose. */
 const mainMethodOf = (s: ShipmentRow, method: { kind: string; mainShippingMethodId: number | null } | undefined) =>
-  (method?.kind === 'warehouse' && method.mainShippingMethodId ? method.mainShippingMethodId : s.shippingMethodId);
+  method?.kind === 'warehouse' && method.mainShippingMethodId ? method.mainShippingMethodId : s.shippingMethodId;
 
 export async function v2ShipmentList(db: Db, rows: ShipmentRow[]) {
   const r = await related(db, rows);
@@ -64,8 +102,15 @@ export async function v2ShipmentList(db: Db, rows: ShipmentRow[]) {
       shippedProducts: items.map((i) => {
         const metadata = (i.orderItemId && r.itemMetadata.get(i.orderItemId)) || {};
         return {
-          sku: i.sku, quantity: i.quantity, serialNrs: i.serialNumbers, weight: r.weight.get(i.productId) ?? null, tht: i.expirationDate,
-          extra6: metadata.extra6 ?? null, extra7: metadata.extra7 ?? null, lotNumber: i.lotNumber, parts: r.parts(i.productId, i.quantity),
+          sku: i.sku,
+          quantity: i.quantity,
+          serialNrs: i.serialNumbers,
+          weight: r.weight.get(i.productId) ?? null,
+          tht: i.expirationDate,
+          extra6: metadata.extra6 ?? null,
+          extra7: metadata.extra7 ?? null,
+          lotNumber: i.lotNumber,
+          parts: r.parts(i.productId, i.quantity),
         };
       }),
       basketPicURL: s.basketPicture,
