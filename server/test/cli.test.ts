@@ -128,49 +128,25 @@ describe('npm run cli -- client', () => {
         },
       },
     });
-    const wrong = await cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', file).catch(
-      (e) => e,
-    );
+    // Each attempt names the same new client: none of them may create it.
+    const createWith = (settings: string) =>
+      cliRun('client', 'create', '--username', 'shop-wrong', '--password', 'a long password', '--settings', settings).catch((e) => e);
+    const wrong = await createWith(file);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`The settings in ${file} are not valid, so no client was created`);
     expect(wrong.stderr).toContain('/data/attributes/languages: ');
-    const duplicate = await cliRun(
-      'client',
-      'create',
-      '--username',
-      'shop-wrong',
-      '--password',
-      'a long password',
-      '--settings',
+    const duplicate = await createWith(
       settingsFile('duplicate.json', {
         orderTypes: [
           { code: 'web', name: 'Web' },
           { code: 'WEB', name: 'Again' },
         ],
       }),
-    ).catch((e) => e);
+    );
     expect(duplicate.stderr).toMatch(/\/orderTypes\/1\/code: Code "WEB" is in orderTypes twice/);
-    const notJson = await cliRun(
-      'client',
-      'create',
-      '--username',
-      'shop-wrong',
-      '--password',
-      'a long password',
-      '--settings',
-      settingsFile('broken.json', '{"orderTypes": ['),
-    ).catch((e) => e);
+    const notJson = await createWith(settingsFile('broken.json', '{"orderTypes": ['));
     expect(notJson.stderr).toMatch(/broken\.json is not JSON/);
-    const missing = await cliRun(
-      'client',
-      'create',
-      '--username',
-      'shop-wrong',
-      '--password',
-      'a long password',
-      '--settings',
-      join(filesDir, 'absent.json'),
-    ).catch((e) => e);
+    const missing = await createWith(join(filesDir, 'absent.json'));
     expect(missing.stderr).toMatch(/Cannot read the settings file .*absent\.json/);
     expect((await cliRun('client', 'list')).stdout).not.toMatch(/\tshop-wrong\t/);
   });
