@@ -2,6 +2,7 @@
 // first; Request-Id on every answer; other clients' entries are invisible; retention per client and by age.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestLogWriter } from '../src/domain/request-log/writer.ts';
+import { redact } from '../src/domain/request-log/redact.ts';
 import type { Db } from '../src/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
@@ -326,5 +327,20 @@ describe('the writer', () => {
     release();
     await first;
     await writer.close();
+  });
+});
+
+describe('redaction', () => {
+  it('replaces credentials in JSON and form bodies, also cut short, and leaves other text as it was', () => {
+    expect(redact('{"Password": "p\\"w", "AccessToken":"abc","n":1}', 'application/json')).toBe(
+      '{"Password": "[redacted]", "AccessToken":"[redacted]","n":1}',
+    );
+    expect(redact('grant_type=password&username=a&password=s%26cret', 'application/x-www-form-urlencoded')).toBe(
+      'grant_type=password&username=a&password=[redacted]',
+    );
+    expect(redact('{"data":{"attributes":{"secret":"whsec_ab', 'application/json')).toBe('{"data":{"attributes":{"secret":"[redacted]"');
+    expect(redact('signed with whsec_QUJD+/= today', 'text/plain')).toBe('signed with [redacted] today');
+    const order = '{"data":{"type":"order","attributes":{"externalOrderNumber":"A-1","locale":"nl-NL"}}}';
+    expect(redact(order, 'application/vnd.api+json')).toBe(order);
   });
 });
