@@ -3,6 +3,8 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import openapiDownloads from './plugins/openapi-downloads';
+import openapiStorageUtils from './plugins/openapi-storage-utils';
+import referenceChunks from './plugins/reference-chunks';
 
 /** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
 const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
@@ -84,15 +86,21 @@ const config: Config = {
       },
     ],
     [openapiDownloads, {documents: {v3: path.join(openapiDir, 'v3.json'), v2: path.join(openapiDir, 'v2.json')}}],
+    [referenceChunks, {folders: ['specs']}],
+    openapiStorageUtils,
   ],
 
   themeConfig: {
-    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: true, disableSwitch: false},
+    // Dark unless the reader picks light with the navbar switch (kept in localStorage). Browsers cannot tell "no
+    // preference" from "light" (prefers-color-scheme has only the two), so the system's setting is not consulted.
+    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: false, disableSwitch: false},
     announcementBar: {
       id: 'sandbox-2025',
       content:
         'New: run the whole Shop API on your own machine. <a href="/docs/index-banner-1">Start the sandbox</a> and try every call.',
       isCloseable: true,
+      backgroundColor: 'var(--portal-announcement-background)',
+      textColor: 'var(--portal-announcement-color)',
     },
     docs: {sidebar: {hideable: false, autoCollapseCategories: false}},
     tableOfContents: {minHeadingLevel: 2, maxHeadingLevel: 3},
@@ -159,8 +167,13 @@ const config: Config = {
       copyright: 'Copyright © 2025 Shop API fulfilment. Documentation built with Docusaurus.',
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      // Every token colour at 4.5:1 or more on the block's background: VS Code's light theme (its pure-red attribute
+      // names darkened) and Oceanic Next; github and dracula fall to 2.6:1 and 3:1.
+      theme: {
+        ...prismThemes.vsLight,
+        styles: prismThemes.vsLight.styles.map((style) => (style.types.includes('attr-name') ? {...style, style: {...style.style, color: '#c00000'}} : style)),
+      },
+      darkTheme: prismThemes.oceanicNext,
       additionalLanguages: ['bash', 'json', 'php'],
     },
     // The try-it keeps the bearer token for the tab's session, so a token requested on one operation page serves all.

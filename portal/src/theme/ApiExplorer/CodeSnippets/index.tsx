@@ -6,7 +6,7 @@ import CodeBlock from '@theme/CodeBlock';
 import TabItem from '@theme/TabItem';
 import Tabs from '@theme/Tabs';
 
-interface CodeSample {
+export interface CodeSample {
   lang: string;
   label: string;
   source: string;
@@ -15,11 +15,11 @@ interface CodeSample {
 /** The origin the contract's samples address: the default of its `servers` variable (contract/src/code-samples.ts). */
 const contractOrigin = 'http://127.0.0.1:8080';
 
-// The theme renders this inside its browser-only explorer, so window is always there.
+// The theme renders the explorer in the browser only, so window is always there.
 export default function CodeSnippets({codeSamples}: {codeSamples: CodeSample[]}): ReactNode {
   if (!codeSamples.length) return null;
   return (
-    <Tabs groupId="code-samples" className="openapi-tabs__code-container">
+    <Tabs groupId="code-samples" className="openapi-tabs__code-container" lazy>
       {codeSamples.map((sample) => (
         <TabItem key={sample.label} value={sample.lang} label={sample.label}>
           <CodeBlock language={sample.lang}>{sample.source.replaceAll(contractOrigin, window.location.origin)}</CodeBlock>
