@@ -4,7 +4,7 @@
 import { load, ms, orderDocument, ratio, rps, startBenchServer, type BenchServer, type LoadResult } from './lib.ts';
 
 /** Each side runs this many times, alternating, so a drift of the machine falls on both. */
-const rounds = 2;
+const rounds = 3;
 
 const mean = (results: LoadResult[]) => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
 

@@ -91,7 +91,7 @@ try {
   await scenario(
     'requestlog',
     "The request log's cost",
-    `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on twice per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
+    `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on three times per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
     async () => benchRequestLog(await database('bench_request_log')),
     requestLogSections,
   );
