@@ -123,6 +123,8 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
     // Files and uploads are described by their Content-Length, not read here: multipart reads the raw request itself,
     // and a stream in between that nobody reads would stall the upload.
     if (!logged(request) || !textual(request.headers['content-type'])) return payload;
+    // No body to keep (a GET, most DELETEs): no stream in between.
+    if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return payload;
     const capture = new BodyCapture(opts.bodyMaxBytes);
     request.loggedBody = capture;
     // A client that breaks off its body fails the parse as it would without the capture; an error of the capture
