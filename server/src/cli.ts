@@ -13,8 +13,8 @@ import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLo
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
 import { createDemoProducts } from './domain/demo.ts';
-import { settingsFromDocument } from './domain/reference/settings.ts';
-import { ApiError } from './http/errors.ts';
+import { settingsFromDocument } from './v3/sandbox-settings.ts';
+import { DomainError } from './platform/errors.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
@@ -44,7 +44,7 @@ const commands = {
       const client = await createClient(db, { username: args.username, password: args.password, settings });
       return { id: client.id, username: client.username };
     } catch (error) {
-      if (error instanceof ApiError)
+      if (error instanceof DomainError)
         throw new SettingsFileError(
           `The settings in ${args.settingsFile} are not valid, so no client was created:\n${problemLines(error)}`,
         );
@@ -213,7 +213,7 @@ async function main(argv: string[]) {
 class UsageError extends Error {}
 
 /** Each problem on a line: where in the file, and what (a schema problem starts with its place: said once). */
-const problemLines = (error: ApiError) => error.items.map((i) => `  ${i.pointer ?? '/'}: ${i.detail.replace(/^\/\S* /, '')}`).join('\n');
+const problemLines = (error: DomainError) => error.items.map((i) => `  ${i.pointer ?? '/'}: ${i.detail.replace(/^\/\S* /, '')}`).join('\n');
 
 /** A settings file that cannot be read or is not valid: the message names the file and every problem. */
 class SettingsFileError extends Error {}

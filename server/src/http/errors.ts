@@ -1,27 +1,16 @@
-// Errors the domain throws; the error plugin renders them as JSON:API errors (v3) or the NOK envelope (v2).
-import { errorCatalogue, limits, type ErrorCode } from '@shopapi/contract';
+// Errors the API layers throw (services throw platform/errors.ts's DomainError, which ApiError extends); the error plugin renders them as JSON:API errors (v3) or the NOK envelope (v2).
+import { limits, type ErrorCode } from '@shopapi/contract';
+import { DomainError, type Problem } from '../platform/errors.ts';
 
-export interface ErrorItem {
-  code: ErrorCode;
-  detail: string;
-  pointer?: string;
-  parameter?: string;
-  related?: string;
-}
+export type ErrorItem = Problem;
 
-export class ApiError extends Error {
-  readonly items: ErrorItem[];
-  readonly status: number;
+/** A DomainError that can also carry the result of a v2 NOK envelope. */
+export class ApiError extends DomainError {
   /** v2 answers: the result the NOK envelope carries. */
   readonly v2Result: unknown;
 
   constructor(items: ErrorItem | ErrorItem[], opts: { v2Result?: unknown } = {}) {
-    const list = Array.isArray(items) ? items : [items];
-    super(list.map((i) => i.detail).join('; '));
-    this.items = list;
-    // Several problems: the most specific shared status, else 400.
-    const statuses = new Set(list.map((i) => errorCatalogue[i.code].status));
-    this.status = statuses.size === 1 ? [...statuses][0] : 400;
+    super(items);
     this.v2Result = opts.v2Result ?? null;
   }
 }

@@ -5,6 +5,7 @@ import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById, tokenErrors, v2Mess
 import { ApiError, capProblems, moreProblems, type ErrorItem } from './errors.ts';
 import { validationItems } from './validation.ts';
 import { isForeignKeyViolation } from '../db/index.ts';
+import { DomainError } from '../platform/errors.ts';
 
 export type ApiKind = 'v3' | 'v2' | 'token';
 
@@ -164,8 +165,9 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
     if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) return sendError(request, reply, error.status, error.items, error.v2Result);
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError)
+      return sendError(request, reply, error.status, error.items, error instanceof ApiError ? error.v2Result : null);
     const { status, items } = fastifyErrorItems(error as FastifyError);
     if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, status, items);

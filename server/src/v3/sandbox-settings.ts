@@ -1,10 +1,11 @@
 // The client's settings as one sandbox resource: read them, and shape them to mirror a production account.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import type { SandboxSettingsUpdateDocument } from '@shopapi/contract';
+import { SandboxSettingsInput, type SandboxSettingsUpdateDocument } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
-import { replaceSettings, sandboxSettingsOf, type SandboxSettings } from '../domain/reference/settings.ts';
+import { ApiError, apiError } from '../http/errors.ts';
+import { compileBodyValidator, validationItems } from '../http/validation.ts';
+import { replaceSettings, sandboxSettingsOf, type SandboxSettings, type SettingsInput } from '../domain/reference/settings.ts';
 import type { AppContext } from '../app.ts';
 
 const settingsResource = (clientId: number, attributes: SandboxSettings, base: string) => ({
@@ -32,4 +33,32 @@ export function sandboxSettingsRoutes(app: FastifyInstance, { db, baseOf }: AppC
     const settings = await replaceSettings(db, request.client.id, attributes);
     return { data: settingsResource(request.client.id, settings, baseOf(request)) };
   });
+}
+
+const validateInput = compileBodyValidator(SandboxSettingsInput);
+
+/**
+ * Settings given as a file (the CLI): the attributes of PUT /sandbox/settings, or the whole document around them.
+ * Checked against the same schema as PUT; `at` is where the attributes sit, for pointers into the file.
+ */
+export function settingsFromDocument(document: unknown): { input: SettingsInput; at: string } {
+  const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+  const wrapped = isObject(document) && 'data' in document;
+  const attributes = wrapped ? (isObject(document.data) ? document.data.attributes : undefined) : document;
+  const at = wrapped ? '/data/attributes' : '';
+  if (!isObject(attributes)) {
+    throw apiError(
+      '400',
+      'The settings must be a JSON object: the attributes of PUT /sandbox/settings, or the whole document {"data": {"attributes": {...}}}.',
+      { pointer: at || '/' },
+    );
+  }
+  if (!validateInput(attributes))
+    throw new ApiError(
+      validationItems(validateInput.errors ?? [], 'body').map((item) => ({
+        ...item,
+        pointer: `${at}${item.pointer === '/' ? '' : item.pointer}` || '/',
+      })),
+    );
+  return { input: attributes as SettingsInput, at };
 }

@@ -3,10 +3,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Static } from '@sinclair/typebox';
-import { paymentMethods, SandboxSettingsInput, type WarehouseCode } from '@shopapi/contract';
+import { paymentMethods, type SandboxSettingsInput, type WarehouseCode } from '@shopapi/contract';
 import { anyOf, schema, type Db } from '../../db/index.ts';
-import { ApiError, apiError, ErrorCollector } from '../../http/errors.ts';
-import { compileBodyValidator, validationItems } from '../../http/validation.ts';
+import { ProblemCollector } from '../../platform/errors.ts';
 
 const { clients, orderTypes, shippingMethods, returnReasons, languages, countries, orders, shipments, returnItems } = schema;
 
@@ -99,7 +98,7 @@ function planList<R extends Stored>(
   list: ListName,
   entries: { id?: number | string; code: string }[],
   stored: R[],
-  problems: ErrorCollector,
+  problems: ProblemCollector,
   at: string,
 ): R[] {
   const [one, many] = entryWords[list];
@@ -161,7 +160,7 @@ export async function applySettings(tx: Db, clientId: number, input: SettingsInp
   const stored = await storedRows(tx, clientId);
   const mains = stored.shippingMethods.filter((m) => m.kind === 'main');
   const warehouseMethods = stored.shippingMethods.filter((m) => m.kind === 'warehouse');
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   const removed = {
     orderTypes: input.orderTypes ? planList('orderTypes', input.orderTypes, stored.orderTypes, problems, at) : [],
     mainShippingMethods: input.mainShippingMethods ? planList('mainShippingMethods', input.mainShippingMethods, mains, problems, at) : [],
@@ -254,7 +253,7 @@ async function checkUnused(
   removed: Record<ListName, Stored[]>,
   removedWarehouseMethods: ShippingMethodRow[],
   droppedWarehouses: Map<number, { main: ShippingMethodRow; index: number }>,
-  problems: ErrorCollector,
+  problems: ProblemCollector,
   at: string,
 ) {
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
@@ -376,32 +375,4 @@ async function replaceMainShippingMethods(
 export async function replaceSettings(db: Db, clientId: number, input: SettingsInput): Promise<SandboxSettings> {
   await db.transaction((tx) => applySettings(tx as unknown as Db, clientId, input));
   return sandboxSettingsOf(db, clientId);
-}
-
-const validateInput = compileBodyValidator(SandboxSettingsInput);
-
-/**
- * Settings given as a file (the CLI): the attributes of PUT /sandbox/settings, or the whole document around them.
- * Checked against the same schema as PUT; `at` is where the attributes sit, for pointers into the file.
- */
-export function settingsFromDocument(document: unknown): { input: SettingsInput; at: string } {
-  const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-  const wrapped = isObject(document) && 'data' in document;
-  const attributes = wrapped ? (isObject(document.data) ? document.data.attributes : undefined) : document;
-  const at = wrapped ? '/data/attributes' : '';
-  if (!isObject(attributes)) {
-    throw apiError(
-      '400',
-      'The settings must be a JSON object: the attributes of PUT /sandbox/settings, or the whole document {"data": {"attributes": {...}}}.',
-      { pointer: at || '/' },
-    );
-  }
-  if (!validateInput(attributes))
-    throw new ApiError(
-      validationItems(validateInput.errors ?? [], 'body').map((item) => ({
-        ...item,
-        pointer: `${at}${item.pointer === '/' ? '' : item.pointer}` || '/',
-      })),
-    );
-  return { input: attributes as SettingsInput, at };
 }
