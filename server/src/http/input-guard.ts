@@ -5,7 +5,7 @@
 // run out of stack).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { apiError } from './errors.ts';
+import { domainError } from '../platform/errors.ts';
 
 const MAX_DEPTH = 32;
 
@@ -60,7 +60,7 @@ export function assertCleanInput(value: unknown, part: 'query' | 'path' | 'body'
   const problem = inspect(value);
   if (!problem) return;
   const detail = `${details[problem.kind](part)}${problem.inKey ? ' (in a member name)' : ''}`;
-  throw apiError('400', detail, part === 'body' ? { pointer: problem.pointer } : { parameter: problem.pointer.slice(1) });
+  throw domainError('400', detail, part === 'body' ? { pointer: problem.pointer } : { parameter: problem.pointer.slice(1) });
 }
 
 export const inputGuardPlugin = fp(async (app: FastifyInstance) => {

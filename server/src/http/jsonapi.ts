@@ -2,10 +2,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById, tokenErrors, v2Messages, type ErrorCode } from '@shopapi/contract';
-import { ApiError, capProblems, moreProblems, type ErrorItem } from './errors.ts';
+import { capProblems, moreProblems } from './errors.ts';
 import { validationItems } from './validation.ts';
 import { isForeignKeyViolation } from '../db/index.ts';
-import { DomainError } from '../platform/errors.ts';
+import { DomainError, type Problem } from '../platform/errors.ts';
 
 export type ApiKind = 'v3' | 'v2' | 'token';
 
@@ -52,7 +52,7 @@ export function apiKindOf(request: FastifyRequest): ApiKind {
   return path.startsWith('/v3/') || path.startsWith('/sandbox/') ? 'v3' : 'v2';
 }
 
-function renderV3(reply: FastifyReply, status: number, items: ErrorItem[]) {
+function renderV3(reply: FastifyReply, status: number, items: Problem[]) {
   const errors = items.map((i) => ({
     code: i.code,
     title: errorCatalogue[i.code].title,
@@ -79,10 +79,10 @@ function renderV2(reply: FastifyReply, status: number, message: string, result: 
   return reply.code(status).type('application/json').serializer(JSON.stringify).send({ messageCode: 'NOK', message, result });
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, all: ErrorItem[], v2Result: unknown = null) {
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, all: Problem[], result: unknown = null) {
   const kind = apiKindOf(request);
   // A body with thousands of broken fields answers with the first of them, not with megabytes of errors.
-  const items = capProblems(all, (count): ErrorItem => ({ code: all[0].code, detail: moreProblems(count) }));
+  const items = capProblems(all, (count): Problem => ({ code: all[0].code, detail: moreProblems(count) }));
   if (kind === 'v3') return renderV3(reply, status, items);
   // The token endpoint answers every problem with 400 and an OAuth 2.0 error body; throttled attempts with 429.
   if (kind === 'token')
@@ -90,13 +90,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
       .code(status === 429 ? 429 : 400)
       .type('application/json')
       .serializer(JSON.stringify)
-      .send(v2Result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
+      .send(result ?? tokenErrors.invalidRequest(items.map((i) => i.detail).join(' ')));
   // v2 clients get the documented malformed-content answer for a body in a type the API does not read.
-  if (status === 415) return renderV2(reply, 400, v2Messages.malformed, v2Result);
-  return renderV2(reply, status, items.map((i) => i.detail).join(' '), v2Result);
+  if (status === 415) return renderV2(reply, 400, v2Messages.malformed, result);
+  return renderV2(reply, status, items.map((i) => i.detail).join(' '), result);
 }
 
-function fastifyErrorItems(error: FastifyError): { status: number; items: ErrorItem[] } {
+function fastifyErrorItems(error: FastifyError): { status: number; items: Problem[] } {
   if (error.validation) {
     const context = error.validationContext ?? 'body';
     if (context === 'params') return { status: 404, items: [{ code: '404', detail: 'No resource with this id.' }] };
@@ -167,7 +167,7 @@ export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError)
-      return sendError(request, reply, error.status, error.items, error instanceof ApiError ? error.v2Result : null);
+      return sendError(request, reply, error.status, error.items, error instanceof DomainError ? error.result : null);
     const { status, items } = fastifyErrorItems(error as FastifyError);
     if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, status, items);

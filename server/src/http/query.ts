@@ -1,13 +1,9 @@
 // Query conventions shared by every v3 collection: cursor pagination, include paths, list filters.
 import type { FastifyRequest } from 'fastify';
 import { limits } from '@shopapi/contract';
-import { apiError } from './errors.ts';
+import type { Page } from '../platform/page.ts';
 import { noWarnings, type WarningSink } from '../platform/request-warnings.ts';
-
-export interface Page {
-  cursor: number;
-  size: number;
-}
+import { domainError } from '../platform/errors.ts';
 
 /** The page asked for; a size above the maximum is capped and a page[number] not used is noted in the warnings. */
 export function pageOf(query: Record<string, unknown>, warnings: WarningSink = noWarnings): Page {
@@ -63,7 +59,7 @@ export function includesOf(query: Record<string, unknown>, allowed: readonly str
     .map((p) => p.trim());
   const unknown = paths.filter((p) => !allowed.includes(p));
   if (unknown.length) {
-    throw apiError('400', `Unsupported include path ${unknown.join(', ')}; supported: ${allowed.join(', ') || 'none'}.`, {
+    throw domainError('400', `Unsupported include path ${unknown.join(', ')}; supported: ${allowed.join(', ') || 'none'}.`, {
       parameter: 'include',
     });
   }
@@ -77,15 +73,15 @@ export function listFilter(query: Record<string, unknown>, name: string): string
   const values = String(raw)
     .split(',')
     .map((v) => v.trim());
-  if (values.some((v) => v === '')) throw apiError('400', `${name} must not contain empty values.`, { parameter: name });
-  if (new Set(values).size !== values.length) throw apiError('400', `${name} must not repeat a value.`, { parameter: name });
+  if (values.some((v) => v === '')) throw domainError('400', `${name} must not contain empty values.`, { parameter: name });
+  if (new Set(values).size !== values.length) throw domainError('400', `${name} must not repeat a value.`, { parameter: name });
   return values;
 }
 
 export function integerListFilter(query: Record<string, unknown>, name: string): number[] | undefined {
   const values = listFilter(query, name);
   if (!values) return undefined;
-  if (values.some((v) => !/^[0-9]{1,9}$/.test(v))) throw apiError('400', `${name} takes integers.`, { parameter: name });
+  if (values.some((v) => !/^[0-9]{1,9}$/.test(v))) throw domainError('400', `${name} takes integers.`, { parameter: name });
   return values.map(Number);
 }
 
@@ -100,6 +96,6 @@ export function enumListFilter<T extends string>(query: Record<string, unknown>,
   if (!values) return undefined;
   const wrong = values.filter((v) => !allowed.includes(v as T));
   if (wrong.length)
-    throw apiError('400', `${name} has unknown values ${wrong.join(', ')}; allowed: ${allowed.join(', ')}.`, { parameter: name });
+    throw domainError('400', `${name} has unknown values ${wrong.join(', ')}; allowed: ${allowed.join(', ')}.`, { parameter: name });
   return values as T[];
 }

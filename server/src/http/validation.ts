@@ -3,7 +3,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorItem } from './errors.ts';
+import type { Problem } from '../platform/errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -49,8 +49,8 @@ function unknownParameter(e: ErrorObject): string {
 }
 
 /** Turns ajv's errors into API error items: one per place, union noise folded. */
-export function validationItems(errors: ErrorObject[], context: string): ErrorItem[] {
-  const byPlace = new Map<string, ErrorItem>();
+export function validationItems(errors: ErrorObject[], context: string): Problem[] {
+  const byPlace = new Map<string, Problem>();
   for (const e of errors) {
     const missing = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : '';
     const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
@@ -63,7 +63,7 @@ export function validationItems(errors: ErrorObject[], context: string): ErrorIt
     else detail = `${e.message ?? 'is invalid'}.`;
     if (!missing && !extra) detail = `${path || context} ${detail}`.trim();
     if (byPlace.has(path) && (e.keyword === 'anyOf' || e.keyword === 'type' || e.keyword === 'const')) continue;
-    const item: ErrorItem = { code: '400', detail };
+    const item: Problem = { code: '400', detail };
     if (context === 'body') item.pointer = path || '/';
     else item.parameter = path.replace(/^\//, '') || context;
     byPlace.set(path, item);

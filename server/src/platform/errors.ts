@@ -15,11 +15,14 @@ export class DomainError extends Error {
   readonly items: Problem[];
   /** The catalogue's status of the problems: the one they share, else 400. */
   readonly status: number;
+  /** What the refusal carries besides its problems (the ids that failed, for instance); the v2 envelope's result. */
+  readonly result: unknown;
 
-  constructor(items: Problem | Problem[]) {
+  constructor(items: Problem | Problem[], opts: { result?: unknown } = {}) {
     const list = Array.isArray(items) ? items : [items];
     super(list.map((i) => i.detail).join('; '));
     this.items = list;
+    this.result = opts.result ?? null;
     const statuses = new Set(list.map((i) => errorCatalogue[i.code].status));
     this.status = statuses.size === 1 ? [...statuses][0] : 400;
   }

@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { readinessMessages, tokenErrors, v2Messages, type TokenRequest } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { ApiError } from '../http/errors.ts';
 import { sendError } from '../http/jsonapi.ts';
 import { tokenThrottle } from '../http/token-throttle.ts';
 import { issueToken } from '../domain/clients/tokens.ts';
 import { settingsOf } from '../domain/reference/settings.ts';
 import { ping } from '../db/index.ts';
 import type { AppContext } from '../app.ts';
+import { DomainError } from '../platform/errors.ts';
 
 /** Below the usual probe timeout (Kubernetes: 1 s default, nginx/HAProxy checks: a few seconds). */
 const readinessTimeoutMs = 900;
@@ -24,9 +24,9 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
   route<Static<typeof TokenRequest>>(app, 'requestToken', async (request, reply) => {
     const { grant_type: grantType, username, password } = request.body;
     if (grantType && grantType !== 'password')
-      throw new ApiError(
+      throw new DomainError(
         { code: '400', detail: tokenErrors.unsupportedGrantType.error_description },
-        { v2Result: tokenErrors.unsupportedGrantType },
+        { result: tokenErrors.unsupportedGrantType },
       );
     // Checked before the password hash: an attempt over a limit costs no hashing.
     const attempt = await throttle.reserve(username, request.ip);
@@ -42,7 +42,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
     });
     await attempt.settle(issued !== undefined);
     if (!issued)
-      throw new ApiError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { v2Result: tokenErrors.invalidGrant });
+      throw new DomainError({ code: '400', detail: tokenErrors.invalidGrant.error_description }, { result: tokenErrors.invalidGrant });
     // The client now known, the call goes into its request log (with the password and the token redacted).
     request.client = issued.client;
     return issued.token;

@@ -1,7 +1,7 @@
 // The v2 answer shapes and route registration: the v2-body plugin validates v2 bodies, so routes skip Fastify's body check.
 import type { FastifyInstance } from 'fastify';
 import { route, type Handler } from '../http/routes.ts';
-import { ApiError } from '../http/errors.ts';
+import { DomainError } from '../platform/errors.ts';
 
 export const ok = <T>(message: string, result: T) => ({ messageCode: 'OK' as const, message, result });
 /** A v2 search that finds nothing: HTTP 200, since v2 clients read messageCode to tell a new record from an existing one. */
@@ -25,11 +25,11 @@ export function v2Route<Body = Record<string, unknown>>(
       try {
         return await handler(request, reply);
       } catch (error) {
-        if (opts.notFound && error instanceof ApiError && error.status === 404) return notFound(opts.notFound);
-        if (!(error instanceof ApiError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
-        throw new ApiError(
+        if (opts.notFound && error instanceof DomainError && error.status === 404) return notFound(opts.notFound);
+        if (!(error instanceof DomainError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
+        throw new DomainError(
           error.items.map((item) => ({ ...item, code: '400' })),
-          { v2Result: error.v2Result },
+          { result: error.result },
         );
       }
     },

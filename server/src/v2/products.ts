@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { limits, v2Messages, v2OnlyProductFields, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
-import { apiError } from '../http/errors.ts';
 import type { WarningSink } from '../platform/request-warnings.ts';
 import {
   createProduct,
@@ -16,6 +15,7 @@ import { imageContentType } from '../domain/products/image.ts';
 import type { Db } from '../db/index.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 type Fields = Partial<Static<typeof V2ProductEdit>>;
 const given = <T>(value: T | null | undefined, map: (v: T) => unknown) =>
@@ -55,7 +55,7 @@ async function extrasOf(body: Fields): Promise<ProductExtras> {
   if (body.encodedImage) {
     const content = Buffer.from(body.encodedImage, 'base64');
     if (content.length > limits.v2EncodedImageMaxBytes)
-      throw apiError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
+      throw domainError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
     extras.image = { content, contentType: await imageContentType(content) };
   }
   return extras;
@@ -68,7 +68,7 @@ async function findBy(db: Db, clientId: number, search: { sku?: string | null; b
     : search.barcode
       ? await listProducts(db, clientId, { barcodes: [search.barcode] }, page)
       : [];
-  if (!found) throw apiError('404', `No product with ${search.sku ? `sku "${search.sku}"` : `barcode "${search.barcode ?? ''}"`}.`);
+  if (!found) throw domainError('404', `No product with ${search.sku ? `sku "${search.sku}"` : `barcode "${search.barcode ?? ''}"`}.`);
   return found;
 }
 
@@ -95,9 +95,9 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     app,
     'editProductV2',
     async (request) => {
-      if (request.body.name === null) throw apiError('400', 'name cannot be empty.');
+      if (request.body.name === null) throw domainError('400', 'name cannot be empty.');
       const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
-      if (!product) throw apiError('404', `No product with sku "${request.body.sku}".`);
+      if (!product) throw domainError('404', `No product with sku "${request.body.sku}".`);
       await updateProduct(db, request.client.id, product.id, changesOf(request.body, request.warnings), await extrasOf(request.body));
       return ok(v2Messages.requestProcessed, null);
     },

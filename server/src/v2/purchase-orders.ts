@@ -8,12 +8,12 @@ import {
   editPurchaseOrder,
   type PurchaseOrderItemInput,
 } from '../domain/inbound/purchase-orders.ts';
-import { ApiError } from '../http/errors.ts';
 import type { WarningSink } from '../platform/request-warnings.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
+import { DomainError } from '../platform/errors.ts';
 
-const invalid = (problem: string) => new ApiError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { v2Result: [problem] });
+const invalid = (problem: string) => new DomainError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { result: [problem] });
 
 type ItemLists = Pick<Static<typeof V2PurchaseOrderEdit>, 'purchaseOrderItems' | 'apiPurchaseOrderItemViewModels'>;
 

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { eq, and, inArray, asc } from 'drizzle-orm';
 import { v2Messages, v2StockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
-import { apiError } from '../http/errors.ts';
 import { clientNow, type Client } from '../domain/clients/service.ts';
 import { daysBefore } from '../domain/time.ts';
 import {
@@ -17,6 +16,7 @@ import {
 import { listProducts, productColumns } from '../domain/products/service.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 const { products } = schema;
 
@@ -57,7 +57,7 @@ async function stockObjects(db: Db, client: Client, productIds: number[]) {
 
 async function productBySku(db: Db, client: Client, sku: string) {
   const [product] = await listProducts(db, client.id, { skus: [sku] }, { cursor: 0, size: 1 });
-  if (!product) throw apiError('404', `No product with sku "${sku}".`);
+  if (!product) throw domainError('404', `No product with sku "${sku}".`);
   return product;
 }
 
@@ -108,7 +108,7 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
 
   v2Route(app, 'getStockBulkV2', async (request) => {
     const all = String(request.params.all).toLowerCase();
-    if (all !== 'true' && all !== 'false') throw apiError('400', v2Messages.malformed, {});
+    if (all !== 'true' && all !== 'false') throw domainError('400', v2Messages.malformed, {});
     const now = clientNow(request.client);
     const ids =
       all === 'true'

@@ -3,30 +3,30 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits, OrderAttachmentData } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
-import { ApiError, apiError } from '../http/errors.ts';
 import { assertCleanInput } from '../http/input-guard.ts';
 import { addAttachment, findAttachment } from '../domain/orders/attachments.ts';
 import { orderAttachmentResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
+import { DomainError, domainError } from '../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
 
 async function readParts(request: FastifyRequest): Promise<{ data?: string; file?: Buffer }> {
-  if (!request.isMultipart()) throw apiError('415', 'Send multipart/form-data with a data part and a file part.');
+  if (!request.isMultipart()) throw domainError('415', 'Send multipart/form-data with a data part and a file part.');
   const out: { data?: string; file?: Buffer } = {};
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw apiError('400', `Unexpected file part "${part.fieldname}"; send the PDF as "file".`);
+        if (part.fieldname !== 'file') throw domainError('400', `Unexpected file part "${part.fieldname}"; send the PDF as "file".`);
         out.file = await part.toBuffer();
       } else if (part.fieldname === 'data') out.data = String(part.value);
     }
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof DomainError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw apiError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
-    throw apiError('400', 'The multipart body could not be read.');
+      throw domainError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
+    throw domainError('400', 'The multipart body could not be read.');
   }
   return out;
 }
@@ -34,13 +34,13 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
 export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'createOrderAttachment', async (request) => {
     const parts = await readParts(request);
-    if (parts.data === undefined) throw apiError('400', 'The data part is missing.', { pointer: '/data' });
-    if (!parts.file?.length) throw apiError('400', 'The file part is missing or empty.', { pointer: '/file' });
+    if (parts.data === undefined) throw domainError('400', 'The data part is missing.', { pointer: '/data' });
+    if (!parts.file?.length) throw domainError('400', 'The file part is missing or empty.', { pointer: '/file' });
     let document: unknown;
     try {
       document = JSON.parse(parts.data);
     } catch {
-      throw apiError('400', 'The data part is not valid JSON.', { pointer: '/data' });
+      throw domainError('400', 'The data part is not valid JSON.', { pointer: '/data' });
     }
     // The data part skips the request-body hooks: the same guard as every body, here.
     assertCleanInput(document, 'body');
@@ -48,7 +48,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
     // well as the whole document ({"data": {...}}). Both are read as the document.
     if (document && typeof document === 'object' && !Array.isArray(document) && !('data' in document) && 'type' in document)
       document = { data: document };
-    if (!validateData(document)) throw new ApiError(validationItems(validateData.errors ?? [], 'body'));
+    if (!validateData(document)) throw new DomainError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
     const result = await addAttachment(
       db,
@@ -65,7 +65,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
 
   route(app, 'getOrderAttachment', async (request) => {
     const attachment = await findAttachment(db, request.client.id, request.params.id);
-    if (!attachment) throw apiError('404', `Order attachment ${request.params.id} not found.`);
+    if (!attachment) throw domainError('404', `Order attachment ${request.params.id} not found.`);
     return { data: orderAttachmentResource(attachment, baseOf(request)) };
   });
 }

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { inboundStatuses, limits, operationById, packingSlipStatuses, type InboundPackingSlipCreateDocument } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { ApiError, apiError } from '../http/errors.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { enumListFilter, includesOf, pageOf, paginationLinks } from '../http/query.ts';
 import {
@@ -25,6 +24,7 @@ import {
 import type { Client } from '../domain/clients/service.ts';
 import { inboundItemResource, inboundResource, packingSlipItemResource, packingSlipResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
+import { DomainError, domainError } from '../platform/errors.ts';
 
 const slipIncludes = ['inboundPackingSlipItems'];
 const inboundIncludes = ['inboundItems'];
@@ -97,7 +97,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   async function requireInbound(client: Client, id: number) {
     const inbound = await findInbound(db, client, id);
-    if (!inbound) throw apiError('404', `Inbound ${id} not found.`);
+    if (!inbound) throw domainError('404', `Inbound ${id} not found.`);
     return inbound;
   }
 
@@ -139,14 +139,14 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
   route(app, 'getInboundPackingSlip', async (request) => {
     const include = includesOf(request.query, slipIncludes);
     const slip = await findPackingSlip(db, request.client, request.params.id);
-    if (!slip) throw apiError('404', `Inbound packing slip ${request.params.id} not found.`);
+    if (!slip) throw domainError('404', `Inbound packing slip ${request.params.id} not found.`);
     const { data, included } = await slipDocuments([slip], include, baseOf(request));
     return { data: data[0], ...(included ? { included } : {}) };
   });
 
   route(app, 'getInboundPackingSlipItem', async (request) => {
     const item = await findPackingSlipItem(db, request.client, request.params.id);
-    if (!item) throw apiError('404', `Inbound packing slip item ${request.params.id} not found.`);
+    if (!item) throw domainError('404', `Inbound packing slip item ${request.params.id} not found.`);
     return { data: packingSlipItemResource(item, baseOf(request)) };
   });
 
@@ -168,7 +168,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   route(app, 'getInboundItem', async (request) => {
     const item = await findInboundItem(db, request.client.id, request.params.id);
-    if (!item) throw apiError('404', `Inbound item ${request.params.id} not found.`);
+    if (!item) throw domainError('404', `Inbound item ${request.params.id} not found.`);
     return { data: inboundItemResource(item, baseOf(request)) };
   });
 
@@ -178,7 +178,8 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     app,
     'sandboxReceiveInboundPackingSlip',
     async (request) => {
-      if (request.body !== undefined && !receiveBody(request.body)) throw new ApiError(validationItems(receiveBody.errors ?? [], 'body'));
+      if (request.body !== undefined && !receiveBody(request.body))
+        throw new DomainError(validationItems(receiveBody.errors ?? [], 'body'));
       const id = await receivePackingSlip(db, request.client, request.params.id, request.body?.items);
       const { data, included } = await inboundDocuments(
         [await requireInbound(request.client, id)],

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import {
   addressById,
@@ -19,6 +18,7 @@ import {
 } from '../domain/orders/service.ts';
 import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   /** One order as a document, with the includes asked for. */
@@ -27,13 +27,13 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       data: [order],
       included,
     } = await orderDocuments(db, orderById(db, clientId, id), include, base);
-    if (!order) throw apiError('404-5', `Order ${id} not found.`);
+    if (!order) throw domainError('404-5', `Order ${id} not found.`);
     return { data: order, ...(include.size ? { included } : {}) };
   }
 
   async function orderItemResource(clientId: number, id: number, base: string) {
     const [item] = await orderItemDocuments(db, orderItemById(db, clientId, id), base);
-    if (!item) throw apiError('404', `Order item ${id} not found.`);
+    if (!item) throw domainError('404', `Order item ${id} not found.`);
     return item;
   }
 
@@ -96,14 +96,14 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
 
   route(app, 'cancelOrderItem', async (request) => {
     const item = await findOrderItem(db, request.client.id, request.params.id);
-    if (!item) throw apiError('404', `Order item ${request.params.id} not found.`);
+    if (!item) throw domainError('404', `Order item ${request.params.id} not found.`);
     const modified = await cancelItems(db, request.client.id, item.orderId, item.id);
     return { data: await orderItemResource(request.client.id, item.id, baseOf(request)), meta: { modified: modified.length > 0 } };
   });
 
   route(app, 'getAddress', async (request) => {
     const [address] = await partDocuments(db, 'address', addressById(db, request.client.id, request.params.id), baseOf(request));
-    if (!address) throw apiError('404', `Address ${request.params.id} not found.`);
+    if (!address) throw domainError('404', `Address ${request.params.id} not found.`);
     return { data: address };
   });
 
@@ -114,7 +114,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       pickUpPointById(db, request.client.id, request.params.id),
       baseOf(request),
     );
-    if (!pickUpPoint) throw apiError('404', `Pick-up point ${request.params.id} not found.`);
+    if (!pickUpPoint) throw domainError('404', `Pick-up point ${request.params.id} not found.`);
     return { data: pickUpPoint };
   });
 }

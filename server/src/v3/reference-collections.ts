@@ -1,11 +1,11 @@
 // v3 return reasons and shipping methods: the client's reference data, read-only.
 import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { findReturnReason, findShippingMethod, listReturnReasons, listShippingMethods } from '../domain/reference/service.ts';
 import { returnReasonResource, shippingMethodResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listReturnReasons', async (request) => {
@@ -17,7 +17,7 @@ export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: 
 
   route(app, 'getReturnReason', async (request) => {
     const reason = await findReturnReason(db, request.client.id, request.params.id);
-    if (!reason) throw apiError('404', `Return reason ${request.params.id} not found.`);
+    if (!reason) throw domainError('404', `Return reason ${request.params.id} not found.`);
     return { data: returnReasonResource(reason, baseOf(request)) };
   });
 
@@ -30,7 +30,7 @@ export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: 
 
   route(app, 'getShippingMethod', async (request) => {
     const method = await findShippingMethod(db, request.client.id, request.params.id);
-    if (!method) throw apiError('404', `Shipping method ${request.params.id} not found.`);
+    if (!method) throw domainError('404', `Shipping method ${request.params.id} not found.`);
     return { data: shippingMethodResource(method, baseOf(request)) };
   });
 }

@@ -1,11 +1,11 @@
 // v3 return items (read-only).
 import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { findReturnItem, listReturnItems } from '../domain/returns/service.ts';
 import { returnItemResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'listReturnItems', async (request) => {
@@ -25,7 +25,7 @@ export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
 
   route(app, 'getReturnItem', async (request) => {
     const item = await findReturnItem(db, request.client.id, request.params.id);
-    if (!item) throw apiError('404', `Return item ${request.params.id} not found.`);
+    if (!item) throw domainError('404', `Return item ${request.params.id} not found.`);
     return { data: returnItemResource(item, baseOf(request)) };
   });
 }

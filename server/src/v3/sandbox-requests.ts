@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { sandboxRequestsPageSizeMax } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { paginationLinks } from '../http/query.ts';
 import { findRequest, listRequests, type RequestLogFilter, type RequestLogRow } from '../domain/request-log/reader.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({
   contentType,
@@ -63,7 +63,7 @@ export function sandboxRequestRoutes(app: FastifyInstance, { db, baseOf }: AppCo
   route(app, 'getSandboxRequest', async (request) => {
     await app.requestLog.flush();
     const row = await findRequest(db, request.client.id, request.params.id);
-    if (!row) throw apiError('404', `No request ${request.params.id} in your request log.`);
+    if (!row) throw domainError('404', `No request ${request.params.id} in your request log.`);
     return { data: sandboxRequestResource(row, baseOf(request)) };
   });
 }

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { SandboxSettingsInput, type SandboxSettingsUpdateDocument } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { ApiError, apiError } from '../http/errors.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { replaceSettings, sandboxSettingsOf, type SandboxSettings, type SettingsInput } from '../domain/reference/settings.ts';
 import type { AppContext } from '../app.ts';
+import { DomainError, domainError } from '../platform/errors.ts';
 
 const settingsResource = (clientId: number, attributes: SandboxSettings, base: string) => ({
   type: 'sandboxSettings',
@@ -23,7 +23,7 @@ export function sandboxSettingsRoutes(app: FastifyInstance, { db, baseOf }: AppC
   route<Static<typeof SandboxSettingsUpdateDocument>>(app, 'updateSandboxSettings', async (request) => {
     const { id, attributes } = request.body.data;
     if (id !== undefined && Number(id) !== request.client.id)
-      throw apiError('409', `The id in the document (${id}) is not your client id (${request.client.id}).`, { pointer: '/data/id' });
+      throw domainError('409', `The id in the document (${id}) is not your client id (${request.client.id}).`, { pointer: '/data/id' });
     if (attributes.paymentMethods !== undefined)
       request.warnings.add(
         'ignored',
@@ -47,14 +47,14 @@ export function settingsFromDocument(document: unknown): { input: SettingsInput;
   const attributes = wrapped ? (isObject(document.data) ? document.data.attributes : undefined) : document;
   const at = wrapped ? '/data/attributes' : '';
   if (!isObject(attributes)) {
-    throw apiError(
+    throw domainError(
       '400',
       'The settings must be a JSON object: the attributes of PUT /sandbox/settings, or the whole document {"data": {"attributes": {...}}}.',
       { pointer: at || '/' },
     );
   }
   if (!validateInput(attributes))
-    throw new ApiError(
+    throw new DomainError(
       validationItems(validateInput.errors ?? [], 'body').map((item) => ({
         ...item,
         pointer: `${at}${item.pointer === '/' ? '' : item.pointer}` || '/',

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { shipmentStatuses } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { allSpellings, enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import { shipmentById, shipmentItemById, shipmentPage } from '../domain/shipments/service.ts';
 import { documentBody, partDocuments, shipmentDocuments, shipmentPageText } from './json-documents.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 const includable = ['shipmentItems'];
 
@@ -58,13 +58,13 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
       data: [shipment],
       included,
     } = await shipmentDocuments(db, shipmentById(db, request.client, request.params.id), withItems, baseOf(request));
-    if (!shipment) throw apiError('404', `Shipment ${request.params.id} not found.`);
+    if (!shipment) throw domainError('404', `Shipment ${request.params.id} not found.`);
     return { data: shipment, ...(withItems ? { included } : {}) };
   });
 
   route(app, 'getShipmentItem', async (request) => {
     const [item] = await partDocuments(db, 'shipmentItem', shipmentItemById(db, request.client, request.params.id), baseOf(request));
-    if (!item) throw apiError('404', `Shipment item ${request.params.id} not found.`);
+    if (!item) throw domainError('404', `Shipment item ${request.params.id} not found.`);
     return { data: item };
   });
 }

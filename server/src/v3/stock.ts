@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expirationStatuses, locationTypes, stockMutationTypes } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
-import { apiError } from '../http/errors.ts';
 import { enumListFilter, includesOf, listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import {
   findStock,
@@ -17,6 +16,7 @@ import {
 } from '../domain/inventory/service.ts';
 import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
 import type { AppContext } from '../app.ts';
+import { domainError } from '../platform/errors.ts';
 
 const stockIncludes = ['stockLocation'];
 
@@ -58,14 +58,14 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'getStock', async (request) => {
     const include = includesOf(request.query, stockIncludes);
     const row = await findStock(db, request.client.id, request.params.id);
-    if (!row) throw apiError('404', `Stock ${request.params.id} not found.`);
+    if (!row) throw domainError('404', `Stock ${request.params.id} not found.`);
     const { data, ...rest } = await stockDocument(request.client.id, [row], include, baseOf(request));
     return { data: data[0], ...rest };
   });
 
   route(app, 'getStockLocation', async (request) => {
     const location = await findStockLocation(db, request.client.id, request.params.id);
-    if (!location) throw apiError('404', `Stock location ${request.params.id} not found.`);
+    if (!location) throw domainError('404', `Stock location ${request.params.id} not found.`);
     return { data: stockLocationResource(location, baseOf(request)) };
   });
 
@@ -96,7 +96,7 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
 
   route(app, 'getStockLevel', async (request) => {
     const level = await findStockLevels(db, request.client, request.params.id);
-    if (!level) throw apiError('404', `Product ${request.params.id} not found.`);
+    if (!level) throw domainError('404', `Product ${request.params.id} not found.`);
     return { data: stockLevelResource(level, baseOf(request)) };
   });
 
@@ -120,7 +120,7 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
 
   route(app, 'getStockMutation', async (request) => {
     const mutation = await findStockMutation(db, request.client, request.params.id);
-    if (!mutation) throw apiError('404', `Stock mutation ${request.params.id} not found.`);
+    if (!mutation) throw domainError('404', `Stock mutation ${request.params.id} not found.`);
     return { data: stockMutationResource(mutation, baseOf(request)) };
   });
 }

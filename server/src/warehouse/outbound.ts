@@ -7,7 +7,6 @@ import { and, asc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle
 import { houseNumberRequiredCountries, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
 import type { Tracking } from '../db/schema/shipments.ts';
-import { apiError } from '../http/errors.ts';
 import type { Client } from '../domain/clients/service.ts';
 import { locationTypesExcludedFromFulfilment } from '../domain/inventory/levels.ts';
 import { pickLocation, putStock, takeStock, type TakenStock } from '../domain/inventory/service.ts';
@@ -22,6 +21,7 @@ import {
   trackingTransitions,
 } from '../domain/shipments/lifecycle.ts';
 import { emitShipmentEvent } from '../domain/webhooks/payloads.ts';
+import { domainError } from '../platform/errors.ts';
 
 const {
   orders,
@@ -434,6 +434,6 @@ export async function requireShipment(tx: Db, clientId: number, id: number, opts
     .from(shipments)
     .where(and(eq(shipments.clientId, clientId), eq(shipments.id, id)));
   const [row] = opts.lock ? await query.for('update') : await query;
-  if (!row) throw apiError('404', `Shipment ${id} not found.`);
+  if (!row) throw domainError('404', `Shipment ${id} not found.`);
   return row;
 }

@@ -2,12 +2,12 @@
 // They go through the same moves as the clock does, so the same transition checks, stock bookings and events apply.
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { schema, type Db } from '../db/index.ts';
-import { apiError, ApiError } from '../http/errors.ts';
 import { clientNow, type Client } from '../domain/clients/service.ts';
 import { requireOrder } from '../domain/orders/service.ts';
 import { processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../domain/returns/service.ts';
 import { createShipment, failShipment, requireShipment, schedule, stepShipment, ShortageError } from './outbound.ts';
 import type { WarehouseOptions } from './simulator.ts';
+import { DomainError, domainError } from '../platform/errors.ts';
 
 const { orders, shipments, shipmentItems, returnItems } = schema;
 
@@ -30,9 +30,9 @@ export async function shipNow(db: Db, client: Client, orderId: number, opts: War
   return db.transaction(async (t) => {
     const tx = t as unknown as Db;
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('update');
-    if (locked.fulfilledAt) throw apiError('422', `Order ${order.id} is already fulfilled.`);
+    if (locked.fulfilledAt) throw domainError('422', `Order ${order.id} is already fulfilled.`);
     if (!locked.isValid)
-      throw apiError(
+      throw domainError(
         '422',
         `Order ${order.id} is Not Valid: its delivery address lacks a house number. It is not shipped until one is added.`,
       );
@@ -52,7 +52,7 @@ export async function shipNow(db: Db, client: Client, orderId: number, opts: War
       await walkToShipped(tx, client, created.id, now, opts);
       last = created.id;
     }
-    if (last === undefined) throw apiError('422', `Order ${order.id} has nothing left to ship.`);
+    if (last === undefined) throw domainError('422', `Order ${order.id} has nothing left to ship.`);
     return last;
   });
 }
@@ -68,13 +68,13 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
       result = await stepShipment(tx, client, shipment, now, { correctShortage: false });
     } catch (error) {
       if (error instanceof ShortageError)
-        throw apiError(
+        throw domainError(
           '409',
           `${error.message} Receive goods first, or ship the order with POST /sandbox/orders/${shipment.orderId}/ship.`,
         );
       throw error;
     }
-    if (result === 'done') throw apiError('409', `Shipment ${shipment.id} has been delivered: nothing more happens to it.`);
+    if (result === 'done') throw domainError('409', `Shipment ${shipment.id} has been delivered: nothing more happens to it.`);
     await schedule(tx, client.id, 'shipment', shipment.id, new Date(now.getTime() + opts.stepSeconds * 1000));
   });
 }
@@ -106,7 +106,7 @@ export async function returnShipment(db: Db, client: Client, shipmentId: number,
       ? []
       : [{ code: '404-1' as const, detail: `SKU "${g.sku}" is not on shipment ${shipment.id}.`, pointer: `/items/${index}/sku` }],
   );
-  if (problems.length) throw new ApiError(problems);
+  if (problems.length) throw new DomainError(problems);
   const returnId = await registerReturn(db, client, {
     shipmentId: shipment.id,
     items: goods.map((g) => ({

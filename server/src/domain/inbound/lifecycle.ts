@@ -1,6 +1,6 @@
 // Inbound and packing slip lifecycles as data: the allowed transitions and the webhook event each inbound transition emits.
 import type { inboundStatuses, packingSlipStatuses } from '@shopapi/contract';
-import { apiError } from '../../http/errors.ts';
+import { domainError } from '../../platform/errors.ts';
 
 export type InboundStatus = (typeof inboundStatuses)[number];
 export type PackingSlipStatus = (typeof packingSlipStatuses)[number];
@@ -38,7 +38,7 @@ export function pathBetween<S extends string>(table: Record<S, readonly S[]>, fr
   let current = from;
   while (current !== to) {
     const next = table[current][0];
-    if (next === undefined || path.includes(next)) throw apiError('409', `Cannot move from ${from} to ${to}.`);
+    if (next === undefined || path.includes(next)) throw domainError('409', `Cannot move from ${from} to ${to}.`);
     path.push(next);
     current = next;
   }

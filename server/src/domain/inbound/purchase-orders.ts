@@ -3,10 +3,10 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { purchaseOrderErrors, v2Messages, v2WarehouseIds } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { ApiError } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { createPackingSlip, type PackingSlipItemRow } from './service.ts';
 import { packingSlipTransitions, pathBetween, type PackingSlipStatus } from './lifecycle.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, products } = schema;
 
@@ -51,16 +51,16 @@ export const purchaseOrderColourRules: Record<PurchaseOrderColour, ColourRules> 
 // ---- the three v2 failure answers (section 8); every one is thrown before anything is written
 
 const failed = (purchaseOrderId: number | null, error: string) =>
-  new ApiError(
+  new DomainError(
     { code: '400', detail: v2Messages.purchaseOrderFailed },
-    { v2Result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderError: error } },
+    { result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderError: error } },
   );
-const invalid = (problems: string[]) => new ApiError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { v2Result: problems });
+const invalid = (problems: string[]) => new DomainError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { result: problems });
 const skusNotFound = (purchaseOrderId: number | null, skus: string[]) =>
-  new ApiError(
+  new DomainError(
     { code: '400', detail: v2Messages.purchaseOrderPartial },
     {
-      v2Result: {
+      result: {
         PurchaseOrderId: purchaseOrderId,
         PurchaseOrderItemsErrors: [...new Set(skus)].map((sku) => ({ SKU: sku, Status: 'NOK', Message: purchaseOrderErrors.skuNotFound })),
       },
@@ -99,7 +99,7 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
       })),
     });
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     // The packing slip's own checks, told the v2 way: unknown skus as item errors, anything else as a field problem.
     const others = error.items.filter((item) => item.code !== '404-1');
     if (others.length) throw invalid(others.map((item) => item.detail));

@@ -4,8 +4,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm'
 import { limits, warehouses, type WarehouseCode } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
 import type { Metadata } from '../../db/schema/orders.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import { pickLocation, putStock } from '../inventory/service.ts';
@@ -19,6 +18,7 @@ import {
   type InboundStatus,
   type PackingSlipStatus,
 } from './lifecycle.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
 
@@ -47,11 +47,11 @@ export interface NewPackingSlip {
 }
 
 const referenceConflict = (reference: string) =>
-  apiError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
+  domainError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
 
 /** Announces goods. Every problem of the request comes back together; nothing is written unless all is well. */
 export async function createPackingSlip(db: Db, client: Client, input: NewPackingSlip): Promise<number> {
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   if (!warehouses[input.expectedIn as WarehouseCode]?.acceptsGoods) {
     problems.add('400', `expectedIn "${input.expectedIn}" is not a warehouse that accepts goods.`, {
       pointer: '/data/attributes/expectedIn',
@@ -298,9 +298,9 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       .from(inboundPackingSlips)
       .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
       .for('update');
-    if (!slip) throw apiError('404', `Inbound packing slip ${slipId} not found.`);
+    if (!slip) throw domainError('404', `Inbound packing slip ${slipId} not found.`);
     if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS')
-      throw apiError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
+      throw domainError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
     const slipItems = await tx
       .select()
       .from(inboundPackingSlipItems)
@@ -322,7 +322,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
             .from(products)
             .where(and(eq(products.clientId, client.id), inArray(products.sku, notOnSlip)))
         : [];
-      const problems = new ErrorCollector();
+      const problems = new ProblemCollector();
       for (const sku of notOnSlip) {
         if (!extra.some((p) => p.sku === sku))
           problems.add('404-1', `SKU "${sku}" not found.`, { pointer: `/items/${wanted.get(sku)!.index}/sku` });
@@ -334,7 +334,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       });
     }
     lines = lines.filter((l) => l.quantity > 0);
-    if (!lines.length) throw apiError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { pointer: '/items' });
+    if (!lines.length) throw domainError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { pointer: '/items' });
 
     const now = clientNow(client);
     const productRows = await tx

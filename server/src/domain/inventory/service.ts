@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { limits, type correctionCodes, type stockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import {

@@ -3,10 +3,10 @@
 import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
 import { storeParts } from '../../platform/file-parts.ts';
 import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { orders, orderAttachments } = schema;
 
@@ -23,26 +23,27 @@ function formatOf(width: number, height: number): keyof typeof pageFormats | und
 
 /** Reads the PDF and returns its page format, or throws a 400 that says what is wrong. */
 export async function checkPdf(bytes: Buffer): Promise<string> {
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw apiError('400', 'The file is not a PDF document.', { pointer: '/file' });
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw domainError('400', 'The file is not a PDF document.', { pointer: '/file' });
   let reading: Awaited<ReturnType<typeof readPdfPages>>;
   try {
     reading = await readPdfPages(bytes);
   } catch (error) {
     if (error instanceof PoolBusyError)
-      throw apiError('503', 'Too many files are being checked at the moment; send the attachment again in a few seconds.');
+      throw domainError('503', 'Too many files are being checked at the moment; send the attachment again in a few seconds.');
     throw error;
   }
   // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
-  if (reading.outcome === 'unreadable') throw apiError('400', 'The PDF document could not be read.', { pointer: '/file' });
+  if (reading.outcome === 'unreadable') throw domainError('400', 'The PDF document could not be read.', { pointer: '/file' });
   if (reading.outcome === 'expands') {
-    throw apiError(
+    throw domainError(
       '400',
       `The PDF expands too much: its compressed streams decode to more than ${PDF_DECODED_BYTES_MAX / 1024 / 1024} MiB. Send a simpler document.`,
       { pointer: '/file' },
     );
   }
   if (reading.outcome === 'tooComplex') {
-    throw apiError(
+    throw domainError(
       '400',
       `The PDF is too complex: reading it takes longer than ${FILE_CHECK_DEADLINE_MS / 1000} s or more memory than allowed. Send a simpler document.`,
       { pointer: '/file' },
@@ -50,11 +51,11 @@ export async function checkPdf(bytes: Buffer): Promise<string> {
   }
   const { pages } = reading;
   if (pages.length !== limits.attachmentMaxPages)
-    throw apiError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
+    throw domainError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
   const { width, height } = pages[0];
   const format = formatOf(width, height);
   if (!format)
-    throw apiError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, {
+    throw domainError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, {
       pointer: '/file',
     });
   return format;
@@ -88,7 +89,7 @@ export async function findAttachment(db: Db, clientId: number, id: number) {
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
 export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer) {
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   if (input.orderId === undefined && !input.externalOrderNumber)
     problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { pointer: '/data' });
   problems.throwIfAny();
@@ -97,7 +98,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
   if (input.orderId !== undefined) {
     order = await requireOrder(db, clientId, input.orderId);
     if (input.externalOrderNumber && input.externalOrderNumber !== order.externalOrderNumber) {
-      throw apiError('400', 'externalOrderNumber does not belong to the order in relationships.order.', {
+      throw domainError('400', 'externalOrderNumber does not belong to the order in relationships.order.', {
         pointer: '/data/attributes/externalOrderNumber',
       });
     }
@@ -107,7 +108,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
       .from(orders)
       .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, input.externalOrderNumber!)));
     if (!order)
-      throw apiError('404-6', `No order with externalOrderNumber "${input.externalOrderNumber}".`, {
+      throw domainError('404-6', `No order with externalOrderNumber "${input.externalOrderNumber}".`, {
         pointer: '/data/attributes/externalOrderNumber',
       });
   }

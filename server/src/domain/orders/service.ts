@@ -13,12 +13,12 @@ import {
   type PickUpPointWriteAttributes,
 } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
 import { dayAfter, startOfDay } from '../time.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipmentItems } = schema;
 
@@ -38,7 +38,7 @@ function orderedOnOf(value: string | null | undefined): Date | null {
 }
 
 const existingOrderConflict = (id: number, externalOrderNumber: string, base: string) =>
-  apiError('409-1', `An order with externalOrderNumber "${externalOrderNumber}" already exists.`, {
+  domainError('409-1', `An order with externalOrderNumber "${externalOrderNumber}" already exists.`, {
     pointer: '/data/attributes/externalOrderNumber',
     related: `${base}/v3/orders/${id}`,
   });
@@ -69,7 +69,7 @@ export async function createOrder(
 ): Promise<number> {
   const { attributes, relationships } = document.data;
   const included = document.included ?? [];
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
 
   const addressesByKey = new Map<string, { index: number; resource: Included }>();
   const items: { index: number; resource: Extract<Included, { type: 'orderItem' }> }[] = [];
@@ -190,7 +190,7 @@ export async function placeOrder(
   client: Client,
   input: NewOrder,
   base: string,
-  problems = new ErrorCollector(),
+  problems = new ProblemCollector(),
   warnings: WarningSink = noWarnings,
 ): Promise<number> {
   const { attributes, delivery, billing, items } = input;
@@ -320,7 +320,7 @@ export function orderById(db: Db, clientId: number, id: number) {
 
 export async function requireOrder(db: Db, clientId: number, id: number): Promise<OrderRow> {
   const order = await findOrder(db, clientId, id);
-  if (!order) throw apiError('404-5', `Order ${id} not found.`);
+  if (!order) throw domainError('404-5', `Order ${id} not found.`);
   return order;
 }
 
@@ -352,7 +352,7 @@ export async function requireOrderByExternalNumber(db: Db, clientId: number, ext
     .select()
     .from(orders)
     .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
-  if (!row) throw apiError('404-6', `Order "${externalOrderNumber}" not found.`);
+  if (!row) throw domainError('404-6', `Order "${externalOrderNumber}" not found.`);
   return row;
 }
 
@@ -363,7 +363,7 @@ export async function releaseOrder(db: Db, clientId: number, externalOrderNumber
 }
 
 export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422') {
-  if (order.fulfilledAt) throw apiError(code, `Order ${order.id} is already fulfilled and cannot be modified; no changes were applied.`);
+  if (order.fulfilledAt) throw domainError(code, `Order ${order.id} is already fulfilled and cannot be modified; no changes were applied.`);
 }
 
 export async function updateOrder(
@@ -376,14 +376,14 @@ export async function updateOrder(
 ): Promise<void> {
   const order = await requireOrder(db, client.id, id);
   if (Number(document.data.id) !== id)
-    throw apiError('409', `The id in the document (${document.data.id}) does not match the id in the path (${id}).`, {
+    throw domainError('409', `The id in the document (${document.data.id}) does not match the id in the path (${id}).`, {
       pointer: '/data/id',
     });
   assertNotFulfilled(order);
   for (const name in document.data.relationships)
     warnings.add('ignored', 'relationships cannot change; not read', `/data/relationships/${name}`);
   const a = document.data.attributes;
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   if (a.currency != null && a.currency !== order.currency)
     problems.add('400', 'currency cannot be changed.', { pointer: '/data/attributes/currency' });
   if (a.channelIdentifier != null && a.channelIdentifier !== order.channelIdentifier)
@@ -414,7 +414,8 @@ export async function updateOrder(
   try {
     await db.transaction(async (tx) => {
       const [current] = await tx.select({ fulfilledAt: orders.fulfilledAt }).from(orders).where(eq(orders.id, id)).for('update');
-      if (current.fulfilledAt) throw apiError('422', `Order ${id} is already fulfilled and cannot be modified; no changes were applied.`);
+      if (current.fulfilledAt)
+        throw domainError('422', `Order ${id} is already fulfilled and cannot be modified; no changes were applied.`);
       await tx
         .update(orders)
         .set({
@@ -437,7 +438,7 @@ export async function updateOrder(
     });
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key'))
-      throw apiError('409-1', `An order with externalOrderNumber "${a.externalOrderNumber}" already exists.`, {
+      throw domainError('409-1', `An order with externalOrderNumber "${a.externalOrderNumber}" already exists.`, {
         pointer: '/data/attributes/externalOrderNumber',
       });
     throw error;

@@ -4,10 +4,10 @@ import { and, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { limits } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError } from '../../http/errors.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
 import { storeParts } from '../../platform/file-parts.ts';
 import { productColumns, type ProductRow } from './service.ts';
+import { domainError } from '../../platform/errors.ts';
 
 const { products } = schema;
 
@@ -17,7 +17,7 @@ const { products } = schema;
  */
 const acceptedExtensions = new Set(['png', 'apng', 'jpg', 'gif', 'bmp', 'webp', 'psd']);
 
-export const imageTooLarge = () => apiError('400-8', `The image must be smaller than ${limits.productImageMaxBytes / 1024 / 1024} MiB.`);
+export const imageTooLarge = () => domainError('400-8', `The image must be smaller than ${limits.productImageMaxBytes / 1024 / 1024} MiB.`);
 
 /**
  * Up to this size the type is read here: file-type walks a PNG's chunks or a JPEG's segments, a few milliseconds for
@@ -31,7 +31,7 @@ async function detectType(content: Buffer) {
     return await detectFileType(content);
   } catch (error) {
     if (error instanceof PoolBusyError)
-      throw apiError('503', 'Too many files are being checked at the moment; send the image again in a few seconds.');
+      throw domainError('503', 'Too many files are being checked at the moment; send the image again in a few seconds.');
     throw error;
   }
 }
@@ -40,7 +40,7 @@ async function detectType(content: Buffer) {
 export async function imageContentType(content: Buffer): Promise<string> {
   const detected = content.length ? await detectType(content) : undefined;
   if (!detected || !acceptedExtensions.has(detected.ext)) {
-    throw apiError(
+    throw domainError(
       '400-8',
       `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`,
     );
@@ -59,7 +59,7 @@ export async function setProductImage(
     .select({ id: products.id })
     .from(products)
     .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
-  if (!owned) throw apiError('404', `Product ${productId} not found.`);
+  if (!owned) throw domainError('404', `Product ${productId} not found.`);
   if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
   const contentType = await imageContentType(content);
   return db.transaction(async (tx) => {
@@ -69,7 +69,7 @@ export async function setProductImage(
       .set({ imageContentType: contentType, updatedAt: new Date() })
       .where(and(eq(products.clientId, clientId), eq(products.id, productId)))
       .returning(productColumns);
-    if (!product) throw apiError('404', `Product ${productId} not found.`);
+    if (!product) throw domainError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
     await storeParts(tx as unknown as Db, { clientId, owner: 'productImage', ownerId: productId }, content);
     return { product, contentType };

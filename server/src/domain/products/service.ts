@@ -3,10 +3,10 @@
 import { and, asc, eq, getTableColumns, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { defaults, limits, productTypesWithParts } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import type { Metadata } from '../../db/schema/orders.ts';
 import { storeParts } from '../../platform/file-parts.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { products, productParts, stock } = schema;
 
@@ -77,7 +77,7 @@ const measurements = ['weight', 'length', 'width', 'height'] as const;
  * Digits only, 6 to 12 of them; the XX entry is the default code. When the client sent no XX entry, it is copied from
  * the EU entry, else the NL entry, else the first one.
  */
-export function normalizeHsCodes(entries: { country?: string; hsCode: string }[], problems: ErrorCollector): HsCode[] {
+export function normalizeHsCodes(entries: { country?: string; hsCode: string }[], problems: ProblemCollector): HsCode[] {
   const out = entries.map((entry, index) => {
     const hsCode = entry.hsCode.replace(/[^0-9]/g, '');
     if (hsCode.length < limits.hsCodeMinDigits || hsCode.length > limits.hsCodeMaxDigits) {
@@ -105,7 +105,7 @@ export function normalizeHsCodes(entries: { country?: string; hsCode: string }[]
 type ProductState = Omit<ProductRow, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'legacy' | 'imageContentType' | 'costPrice'>;
 
 /** Rules on the product as it would be stored: barcode implies hasBarcode; perishable products need their dates. */
-function checkState(state: ProductState, problems: ErrorCollector) {
+function checkState(state: ProductState, problems: ProblemCollector) {
   if (state.barcode) state.hasBarcode = true;
   if (state.hasExpirationDate) {
     if (state.expirationDate !== 'SCAN_AT_INBOUND')
@@ -132,7 +132,7 @@ function checkState(state: ProductState, problems: ErrorCollector) {
 function checkMeasurements(
   changes: ProductChanges,
   stored: Pick<ProductRow, (typeof measurements)[number]> | undefined,
-  problems: ErrorCollector,
+  problems: ProblemCollector,
 ) {
   for (const name of measurements) {
     const sent = changes[name];
@@ -154,7 +154,7 @@ async function checkUnique(
   sku: string | undefined,
   barcode: string | null,
   exceptId: number | undefined,
-  problems: ErrorCollector,
+  problems: ProblemCollector,
 ) {
   const clashes = [...(sku ? [eq(products.sku, sku)] : []), ...(barcode ? [eq(products.barcode, barcode)] : [])];
   if (!clashes.length) return;
@@ -174,7 +174,7 @@ async function resolveParts(
   clientId: number,
   type: string,
   parts: NewProduct['parts'],
-  problems: ErrorCollector,
+  problems: ProblemCollector,
 ): Promise<ProductPart[]> {
   const pointer = '/data/relationships/parts';
   const takesParts = (productTypesWithParts as readonly string[]).includes(type);
@@ -205,14 +205,14 @@ async function resolveParts(
 
 function uniqueViolation(error: unknown, sku: string, barcode: string | null) {
   if (isUniqueViolation(error, 'products_client_sku_key'))
-    return apiError('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
+    return domainError('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
   if (isUniqueViolation(error, 'products_client_barcode_key'))
-    return apiError('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
+    return domainError('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
   return error;
 }
 
 /** The stored values for the attributes a client sent; omitted ones keep `base`. */
-function applyChanges(base: ProductState, changes: ProductChanges, problems: ErrorCollector): ProductState {
+function applyChanges(base: ProductState, changes: ProductChanges, problems: ProblemCollector): ProductState {
   const pick = <K extends keyof ProductState>(key: K, value: ProductState[K] | undefined) => (value === undefined ? base[key] : value);
   return {
     ...base,
@@ -239,7 +239,7 @@ function applyChanges(base: ProductState, changes: ProductChanges, problems: Err
 }
 
 export async function createProduct(db: Db, clientId: number, input: NewProduct, extras: ProductExtras = {}): Promise<ProductRow> {
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   const type = input.type ?? 'DEFAULT';
   const initial: ProductState = {
     sku: input.sku,
@@ -311,8 +311,8 @@ export async function updateProduct(
         .from(products)
         .where(and(eq(products.clientId, clientId), eq(products.id, id)))
         .for('update');
-      if (!stored) throw apiError('404', `Product ${id} not found.`);
-      const problems = new ErrorCollector();
+      if (!stored) throw domainError('404', `Product ${id} not found.`);
+      const problems = new ProblemCollector();
       if (changes.sku !== undefined && changes.sku !== stored.sku)
         problems.add('400', 'sku cannot be changed.', { pointer: attribute('sku') });
       if (changes.type !== undefined && changes.type !== stored.type)
@@ -360,7 +360,7 @@ export async function findProduct(db: Db, clientId: number, id: number): Promise
 
 export async function requireProduct(db: Db, clientId: number, id: number): Promise<ProductRow> {
   const row = await findProduct(db, clientId, id);
-  if (!row) throw apiError('404', `Product ${id} not found.`);
+  if (!row) throw domainError('404', `Product ${id} not found.`);
   return row;
 }
 

@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { MAX_ID } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 
 const { orderTypes, returnReasons, shippingMethods, languages } = schema;
 

@@ -4,11 +4,11 @@ import { and, asc, eq, gt, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { returnConditions } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import type { Metadata } from '../../db/schema/orders.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, startOfDay } from '../time.ts';
 import { pickLocation, putStock } from '../inventory/service.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { returns, returnItems, shipments, shipmentItems, orders, returnReasons } = schema;
 
@@ -37,9 +37,9 @@ export async function registerReturn(db: Db, client: Client, input: NewReturn): 
     .select()
     .from(shipments)
     .where(and(eq(shipments.clientId, client.id), eq(shipments.id, input.shipmentId)));
-  if (!shipment) throw apiError('404', `Shipment ${input.shipmentId} not found.`);
+  if (!shipment) throw domainError('404', `Shipment ${input.shipmentId} not found.`);
   if (shipment.status !== 'SHIPPED')
-    throw apiError('409', `Shipment ${shipment.id} is ${shipment.status}: only shipped goods can be returned.`);
+    throw domainError('409', `Shipment ${shipment.id} is ${shipment.status}: only shipped goods can be returned.`);
   const [order] = await db.select({ externalOrderNumber: orders.externalOrderNumber }).from(orders).where(eq(orders.id, shipment.orderId));
   const shipped = await db.select().from(shipmentItems).where(eq(shipmentItems.shipmentId, shipment.id));
   const reasonIds = input.items.map((i) => i.returnReasonId).filter((id): id is number => id != null);
@@ -49,7 +49,7 @@ export async function registerReturn(db: Db, client: Client, input: NewReturn): 
         .from(returnReasons)
         .where(and(eq(returnReasons.clientId, client.id), inArray(returnReasons.id, reasonIds)))
     : [];
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   if (!input.items.length) problems.add('400', 'A return needs at least one item.');
   input.items.forEach((item, index) => {
     const line = shipped.find((s) => s.id === item.shipmentItemId);
@@ -125,14 +125,14 @@ export async function processReturnItems(
       .from(returns)
       .innerJoin(shipments, eq(shipments.id, returns.shipmentId))
       .where(and(eq(returns.clientId, client.id), eq(returns.id, returnId)));
-    if (!row) throw apiError('404', `Return ${returnId} not found.`);
+    if (!row) throw domainError('404', `Return ${returnId} not found.`);
     const warehouse = warehouseCode ?? row.warehouse;
     const items = await tx.select().from(returnItems).where(eq(returnItems.returnId, row.id)).for('update');
     const now = clientNow(client);
     for (const p of processed) {
       const item = items.find((i) => i.id === p.returnItemId);
-      if (!item) throw apiError('404', `Return item ${p.returnItemId} is not part of return ${row.id}.`);
-      if (item.processedOn) throw apiError('409', `Return item ${item.id} has been processed already.`);
+      if (!item) throw domainError('404', `Return item ${p.returnItemId} is not part of return ${row.id}.`);
+      if (item.processedOn) throw domainError('409', `Return item ${item.id} has been processed already.`);
       const restock = p.condition === 'RETURN';
       const place = restock
         ? pickLocation(warehouse, item.productId)

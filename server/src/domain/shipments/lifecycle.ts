@@ -1,6 +1,6 @@
 // Shipment and tracking lifecycles as data: the allowed transitions and the webhook event each one emits.
 import type { ShipmentStatus, TrackingStage } from '@shopapi/contract';
-import { apiError } from '../../http/errors.ts';
+import { domainError } from '../../platform/errors.ts';
 
 export const shipmentTransitions: Record<ShipmentStatus, readonly ShipmentStatus[]> = {
   READY_TO_PICK: ['READY_TO_SORT', 'ERROR'],
@@ -33,7 +33,7 @@ export const trackingTransitions: Record<TrackingStage, readonly TrackingStage[]
 
 /** The one check every shipment or tracking move goes through. */
 export function assertTransition<S extends string>(table: Record<S, readonly S[]>, what: string, from: S, to: S): void {
-  if (!table[from].includes(to)) throw apiError('409', `${what} cannot move from ${from} to ${to}.`);
+  if (!table[from].includes(to)) throw domainError('409', `${what} cannot move from ${from} to ${to}.`);
 }
 
 /** The next status on the normal path (never ERROR); undefined at the end. */

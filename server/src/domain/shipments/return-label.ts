@@ -3,9 +3,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { warehouses, type WarehouseCode } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError } from '../../http/errors.ts';
 import type { Client } from '../clients/service.ts';
 import { findShipment, itemsOf } from './service.ts';
+import { domainError } from '../../platform/errors.ts';
 
 const { shippingMethods, addresses, orders } = schema;
 
@@ -24,7 +24,7 @@ const returnPackageNumber = (shipmentId: number, methodId: number) =>
 /** The label of a shipped shipment; the return method is the client's first one unless named. */
 export async function returnLabel(db: Db, client: Client, shipmentId: number, returnMethodId?: number): Promise<ReturnLabel> {
   const shipment = await findShipment(db, client, shipmentId);
-  if (shipment?.status !== 'SHIPPED') throw apiError('404', `Shipment ${shipmentId} not found among your shipped shipments.`);
+  if (shipment?.status !== 'SHIPPED') throw domainError('404', `Shipment ${shipmentId} not found among your shipped shipments.`);
   const methodConditions = [eq(shippingMethods.clientId, client.id), eq(shippingMethods.kind, 'return')];
   if (returnMethodId !== undefined) methodConditions.push(eq(shippingMethods.id, returnMethodId));
   const [method] = await db
@@ -33,7 +33,7 @@ export async function returnLabel(db: Db, client: Client, shipmentId: number, re
     .where(and(...methodConditions))
     .orderBy(asc(shippingMethods.id))
     .limit(1);
-  if (!method) throw apiError('404', `Return shipping method ${returnMethodId} not found.`);
+  if (!method) throw domainError('404', `Return shipping method ${returnMethodId} not found.`);
   const [order] = await db.select().from(orders).where(eq(orders.id, shipment.orderId));
   const [sender] = await db.select().from(addresses).where(eq(addresses.id, order.deliveryAddressId));
   const [firstItem] = await itemsOf(db, [shipment.id]);

@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { anyOf, schema, type Db } from '../../db/index.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { clientNow, type Client } from '../clients/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 

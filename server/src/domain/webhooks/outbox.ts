@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { WebhookEntity } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError } from '../../http/errors.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
+import { domainError } from '../../platform/errors.ts';
 
 const { events, webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
@@ -73,7 +73,7 @@ async function requireWebhook(db: Db, clientId: number, webhookId: number) {
     .select({ id: webhooks.id, isActive: webhooks.isActive })
     .from(webhooks)
     .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, webhookId)));
-  if (!webhook) throw apiError('404', `Webhook ${webhookId} not found.`);
+  if (!webhook) throw domainError('404', `Webhook ${webhookId} not found.`);
   return webhook;
 }
 
@@ -126,7 +126,7 @@ async function requireDelivery(db: Db, clientId: number, webhookId: number, deli
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
-  if (!delivery) throw apiError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
+  if (!delivery) throw domainError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
   return delivery;
 }
 
@@ -138,7 +138,7 @@ export async function redeliver(db: Db, clientId: number, webhookId: number, del
   const webhook = await requireWebhook(db, clientId, webhookId);
   const original = await requireDelivery(db, clientId, webhookId, deliveryId);
   if (!webhook.isActive)
-    throw apiError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
+    throw domainError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
   const [row] = await db
     .insert(webhookDeliveries)
     .values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() })

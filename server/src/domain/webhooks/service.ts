@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { webhookEvents, type WebhookEntity } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { apiError, ErrorCollector } from '../../http/errors.ts';
-import type { Page } from '../../http/query.ts';
+import type { Page } from '../../platform/page.ts';
 import { refusedTarget } from '../../platform/outbound-guard.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { webhooks } = schema;
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -20,7 +20,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
  * loopback, link-local, unique-local, carrier-grade NAT, reserved, IPv6 forms embedding those...), so the sandbox
  * cannot be aimed at its own network. The dispatcher checks the address again when it connects, since DNS answers can change.
  */
-async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, problems: ErrorCollector) {
+async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, problems: ProblemCollector) {
   const url = new URL(targetUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     problems.add('400', 'targetUrl must be an http or https URL.', { pointer: attribute('targetUrl') });
@@ -35,7 +35,7 @@ async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, p
   }
 }
 
-function checkPair(entity: string, event: string, problems: ErrorCollector) {
+function checkPair(entity: string, event: string, problems: ProblemCollector) {
   const allowed: readonly string[] = webhookEvents[entity as WebhookEntity] ?? [];
   if (!allowed.includes(event))
     problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { pointer: attribute('event') });
@@ -47,7 +47,7 @@ export async function createWebhook(
   input: { entity: string; event: string; targetUrl: string; isActive?: boolean },
   opts: { allowPrivateTargets: boolean },
 ): Promise<WebhookRow> {
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   checkPair(input.entity, input.event, problems);
   await checkTargetUrl(input.targetUrl, opts.allowPrivateTargets, problems);
   problems.throwIfAny();
@@ -75,7 +75,7 @@ export async function findWebhook(db: Db, clientId: number, id: number): Promise
 
 export async function requireWebhook(db: Db, clientId: number, id: number): Promise<WebhookRow> {
   const row = await findWebhook(db, clientId, id);
-  if (!row) throw apiError('404', `Webhook ${id} not found.`);
+  if (!row) throw domainError('404', `Webhook ${id} not found.`);
   return row;
 }
 
@@ -96,7 +96,7 @@ export async function updateWebhook(
   changes: { targetUrl?: string; isActive?: boolean; entity?: string; event?: string },
   opts: { allowPrivateTargets: boolean },
 ): Promise<WebhookRow> {
-  const problems = new ErrorCollector();
+  const problems = new ProblemCollector();
   if (changes.targetUrl !== undefined) await checkTargetUrl(changes.targetUrl, opts.allowPrivateTargets, problems);
   return db.transaction(async (tx) => {
     const [stored] = await tx
@@ -104,7 +104,7 @@ export async function updateWebhook(
       .from(webhooks)
       .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
       .for('update');
-    if (!stored) throw apiError('404', `Webhook ${id} not found.`);
+    if (!stored) throw domainError('404', `Webhook ${id} not found.`);
     for (const name of ['entity', 'event'] as const) {
       if (changes[name] !== undefined && changes[name] !== stored[name])
         problems.add('400', `${name} cannot change; only targetUrl and isActive can. Register a new webhook instead.`, {
@@ -133,5 +133,5 @@ export async function deleteWebhook(db: Db, clientId: number, id: number): Promi
     .delete(webhooks)
     .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
     .returning({ id: webhooks.id });
-  if (!deleted.length) throw apiError('404', `Webhook ${id} not found.`);
+  if (!deleted.length) throw domainError('404', `Webhook ${id} not found.`);
 }

@@ -3,11 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { ErrorCollector } from '../../http/errors.ts';
 import { checkAddress } from '../../domain/orders/addresses.ts';
 import { findLanguage } from '../../domain/reference/service.ts';
 import type { AddressInput, NewOrder, OrderSources } from '../../domain/orders/service.ts';
 import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
+import { ProblemCollector } from '../../platform/errors.ts';
 
 type Body = Static<typeof V2OrderAdd>;
 type Item = Body['orderItems'][number];
@@ -87,8 +87,8 @@ export async function newOrderFromV2(
   clientId: number,
   body: Body,
   warnings: WarningSink = noWarnings,
-): Promise<{ order: NewOrder; problems: ErrorCollector }> {
-  const problems = new ErrorCollector();
+): Promise<{ order: NewOrder; problems: ProblemCollector }> {
+  const problems = new ProblemCollector();
   if (body.paymentMethodId !== 1) problems.add('400', 'paymentMethodId must be 1.');
   const language = await findLanguage(db, clientId, body.languageId);
   if (!language) problems.add('400', `languageId ${body.languageId} is not one of the languages of GET /settings/get.`);

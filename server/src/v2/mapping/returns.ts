@@ -4,11 +4,11 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2RmaAdd } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { ApiError, apiError } from '../../http/errors.ts';
 import { requireOrderByExternalNumber } from '../../domain/orders/service.ts';
 import type { NewReturn } from '../../domain/returns/service.ts';
 import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
 import { findReturnReasonByCode } from '../../domain/reference/service.ts';
+import { DomainError, domainError } from '../../platform/errors.ts';
 
 const { shipments, shipmentItems } = schema;
 
@@ -16,7 +16,7 @@ type Body = Static<typeof V2RmaAdd>;
 type LegacyLine = NonNullable<Body['apiRmaNotificationItemViewModels']>[number];
 
 /** Shape problems in the words body validation uses: "malformed contents" with the problems as result. */
-const malformed = (problem: string) => new ApiError({ code: '400', detail: v2Messages.malformed }, { v2Result: [problem] });
+const malformed = (problem: string) => new DomainError({ code: '400', detail: v2Messages.malformed }, { result: [problem] });
 
 /** The return to register, from either shape; a mix of the two is refused rather than guessed. */
 export async function returnFromV2(db: Db, clientId: number, body: Body, warnings: WarningSink = noWarnings): Promise<NewReturn> {
@@ -62,12 +62,12 @@ async function legacyReturn(
   const shipmentsOf = (sku: string) => [...new Set(shipped.filter((item) => item.sku === sku).map((item) => item.shipmentId))];
   const notShipped = skus.filter((sku) => !shipmentsOf(sku).length);
   if (notShipped.length)
-    throw apiError('400', `SKU ${notShipped.map((sku) => `"${sku}"`).join(', ')} was not shipped for order "${externalOrderNumber}".`);
+    throw domainError('400', `SKU ${notShipped.map((sku) => `"${sku}"`).join(', ')} was not shipped for order "${externalOrderNumber}".`);
 
   const fitting = [...new Set(shipped.map((item) => item.shipmentId))].filter((id) => skus.every((sku) => shipmentsOf(sku).includes(id)));
   if (fitting.length !== 1) {
     const where = skus.map((sku) => `"${sku}" in shipment ${shipmentsOf(sku).join(', ')}`).join('; ');
-    throw apiError(
+    throw domainError(
       '400',
       fitting.length
         ? `Several shipments of order "${externalOrderNumber}" carry these SKUs (${where}): register the return with shipmentId and rmaItems.`
@@ -94,7 +94,7 @@ async function legacyReturn(
     }
     if (wanted) {
       const total = shipped.filter((i) => i.shipmentId === shipmentId && i.sku === line.productSku).reduce((sum, i) => sum + i.quantity, 0);
-      throw apiError('400', `More of SKU "${line.productSku}" is returned than the ${total} shipped in shipment ${shipmentId}.`);
+      throw domainError('400', `More of SKU "${line.productSku}" is returned than the ${total} shipped in shipment ${shipmentId}.`);
     }
   }
   return { shipmentId, items };
