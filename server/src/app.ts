@@ -1,7 +1,7 @@
 // Builds the Fastify application: plugins, API routes, and the portal's static files on the same origin.
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
 import { limits } from '@shopapi/contract';
@@ -21,6 +21,7 @@ import { serializeError } from './platform/log-serializers.ts';
 import { hostPlugin } from './http/host.ts';
 import { limitConnectionsPerAddress } from './http/connection-limits.ts';
 import { baseUrl } from './http/query.ts';
+import type { AppContext } from './http/context.ts';
 import { authRoutes } from './v2/auth.ts';
 import { orderRoutes } from './v3/orders.ts';
 import { shipmentRoutes } from './v3/shipments.ts';
@@ -43,13 +44,6 @@ import { v2ReturnRoutes } from './v2/returns.ts';
 import { v2ProductRoutes } from './v2/products.ts';
 import { v2StockRoutes } from './v2/stock.ts';
 import { v2PurchaseOrderRoutes } from './v2/purchase-orders.ts';
-
-export interface AppContext {
-  db: Db;
-  config: Config;
-  /** Scheme and host of links in responses: PUBLIC_URL, else the request's own. */
-  baseOf(request: FastifyRequest): string;
-}
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 

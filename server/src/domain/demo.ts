@@ -1,7 +1,7 @@
 // The demo client's starting stock: a few products received into a warehouse when `npm start` creates the client, so
 // the reference's examples work as sent on a fresh sandbox ("Create an order" names a product that can ship).
 import type { Db } from '../db/index.ts';
-import type { Client } from './clients/service.ts';
+import type { Client } from './clients/client.ts';
 import { createPackingSlip, receivePackingSlip } from './inbound/service.ts';
 import { createProduct } from './products/service.ts';
 

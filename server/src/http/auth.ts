@@ -2,7 +2,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../domain/clients/tokens.ts';
-import type { Client } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import type { Db } from '../db/index.ts';
 import { sendError } from './jsonapi.ts';
 

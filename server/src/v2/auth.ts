@@ -8,7 +8,7 @@ import { tokenThrottle } from '../http/token-throttle.ts';
 import { issueToken } from '../domain/clients/tokens.ts';
 import { settingsOf } from '../domain/reference/settings.ts';
 import { ping } from '../db/index.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { DomainError } from '../platform/errors.ts';
 
 /** Below the usual probe timeout (Kubernetes: 1 s default, nginx/HAProxy checks: a few seconds). */

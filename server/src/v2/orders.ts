@@ -5,7 +5,7 @@ import { v2Messages, type V2OrderAdd } from '@shopapi/contract';
 import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow } from '../domain/orders/service.ts';
 import { newOrderFromV2 } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 const searchResult = (order: OrderRow) => ({
   orderNumber: order.id,

@@ -14,7 +14,7 @@ import {
 import { imageContentType } from '../domain/products/image.ts';
 import type { Db } from '../db/index.ts';
 import { ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 type Fields = Partial<Static<typeof V2ProductEdit>>;

@@ -10,7 +10,7 @@ import {
 } from '../domain/inbound/purchase-orders.ts';
 import type { WarningSink } from '../platform/request-warnings.ts';
 import { ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { DomainError } from '../platform/errors.ts';
 
 const invalid = (problem: string) => new DomainError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { result: [problem] });

@@ -8,7 +8,7 @@ import { processedReturnItems, registerReturn } from '../domain/returns/service.
 import { returnLabel } from '../domain/shipments/return-label.ts';
 import { returnFromV2 } from './mapping/returns.ts';
 import { ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 const { returns, returnReasons, orders } = schema;
 

@@ -11,7 +11,7 @@ import {
 } from '../domain/shipments/sync.ts';
 import { v2ShipmentList, v2ShipmentSearchResults, v2TrackTraceItems } from './mapping/shipments.ts';
 import { notFound, ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
   const list = (listName: SyncList) => async (request: { client: Parameters<typeof unsyncedShipments>[1]; body?: unknown }) => {

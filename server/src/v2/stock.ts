@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { eq, and, inArray, asc } from 'drizzle-orm';
 import { v2Messages, v2StockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
-import { clientNow, type Client } from '../domain/clients/service.ts';
+import { clientNow } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import { daysBefore } from '../domain/time.ts';
 import {
   allProductIds,
@@ -15,7 +16,7 @@ import {
 } from '../domain/inventory/sync.ts';
 import { listProducts, productColumns } from '../domain/products/service.ts';
 import { ok, v2Route } from './envelope.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 const { products } = schema;

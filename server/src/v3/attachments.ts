@@ -6,7 +6,7 @@ import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { assertCleanInput } from '../http/input-guard.ts';
 import { addAttachment, findAttachment } from '../domain/orders/attachments.ts';
 import { orderAttachmentResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { DomainError, domainError } from '../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);

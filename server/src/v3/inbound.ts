@@ -21,9 +21,9 @@ import {
   type PackingSlipRow,
   type ReceivedQuantity,
 } from '../domain/inbound/service.ts';
-import type { Client } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import { inboundItemResource, inboundResource, packingSlipItemResource, packingSlipResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { DomainError, domainError } from '../platform/errors.ts';
 
 const slipIncludes = ['inboundPackingSlipItems'];

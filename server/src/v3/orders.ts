@@ -17,7 +17,7 @@ import {
   updateOrder,
 } from '../domain/orders/service.ts';
 import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {

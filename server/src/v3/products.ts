@@ -7,7 +7,7 @@ import { listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import { createProduct, listProducts, partsOf, requireProduct, updateProduct, type ProductRow } from '../domain/products/service.ts';
 import { imageTooLarge, setProductImage } from '../domain/products/image.ts';
 import { productResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {

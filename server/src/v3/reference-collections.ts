@@ -4,7 +4,7 @@ import { route } from '../http/routes.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { findReturnReason, findShippingMethod, listReturnReasons, listShippingMethods } from '../domain/reference/service.ts';
 import { returnReasonResource, shippingMethodResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 export function referenceCollectionRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {

@@ -4,7 +4,7 @@ import { route } from '../http/routes.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { findReturnItem, listReturnItems } from '../domain/returns/service.ts';
 import { returnItemResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 export function returnRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {

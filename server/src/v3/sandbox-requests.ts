@@ -4,7 +4,7 @@ import { sandboxRequestsPageSizeMax } from '@shopapi/contract';
 import { route } from '../http/routes.ts';
 import { paginationLinks } from '../http/query.ts';
 import { findRequest, listRequests, type RequestLogFilter, type RequestLogRow } from '../domain/request-log/reader.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({

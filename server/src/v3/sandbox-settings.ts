@@ -5,7 +5,7 @@ import { SandboxSettingsInput, type SandboxSettingsUpdateDocument } from '@shopa
 import { route } from '../http/routes.ts';
 import { compileBodyValidator, validationItems } from '../http/validation.ts';
 import { replaceSettings, sandboxSettingsOf, type SandboxSettings, type SettingsInput } from '../domain/reference/settings.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { DomainError, domainError } from '../platform/errors.ts';
 
 const settingsResource = (clientId: number, attributes: SandboxSettings, base: string) => ({

@@ -7,7 +7,7 @@ import { advanceClock, type WarehouseOptions } from '../warehouse/simulator.ts';
 import { advanceShipment, failShipmentNow, returnShipment, shipNow, type ReturnedGoods } from '../warehouse/sandbox.ts';
 import { returnItemResource } from './resources.ts';
 import { shipmentDocuments } from './json-documents.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {
   const warehouse: WarehouseOptions = { stepSeconds: config.sandboxStepSeconds };

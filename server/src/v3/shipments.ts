@@ -5,7 +5,7 @@ import { route } from '../http/routes.ts';
 import { allSpellings, enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../http/query.ts';
 import { shipmentById, shipmentItemById, shipmentPage } from '../domain/shipments/service.ts';
 import { documentBody, partDocuments, shipmentDocuments, shipmentPageText } from './json-documents.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 const includable = ['shipmentItems'];

@@ -15,7 +15,7 @@ import {
   type StockRow,
 } from '../domain/inventory/service.ts';
 import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 import { domainError } from '../platform/errors.ts';
 
 const stockIncludes = ['stockLocation'];

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../http/routes.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { deliveryStatus, findDelivery, listDeliveries, redeliver, type DeliveryLogEntry } from '../domain/webhooks/outbox.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

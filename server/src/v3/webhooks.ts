@@ -6,7 +6,7 @@ import { route } from '../http/routes.ts';
 import { pageOf, paginationLinks } from '../http/query.ts';
 import { createWebhook, deleteWebhook, listWebhooks, requireWebhook, updateWebhook } from '../domain/webhooks/service.ts';
 import { webhookResource } from './resources.ts';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../http/context.ts';
 
 export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {
   const targets = { allowPrivateTargets: config.webhookAllowPrivateTargets };

@@ -4,7 +4,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
-import type { Client } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 
 const { stock, stockMutations, products } = schema;
 

@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle
 import { houseNumberRequiredCountries, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
 import { schema, type Db } from '../db/index.ts';
 import type { Tracking } from '../db/schema/shipments.ts';
-import type { Client } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import { locationTypesExcludedFromFulfilment } from '../domain/inventory/levels.ts';
 import { pickLocation, putStock, takeStock, type TakenStock } from '../domain/inventory/service.ts';
 import { warehouseShippingMethod } from '../domain/reference/service.ts';

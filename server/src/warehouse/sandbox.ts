@@ -2,7 +2,8 @@
 // They go through the same moves as the clock does, so the same transition checks, stock bookings and events apply.
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { schema, type Db } from '../db/index.ts';
-import { clientNow, type Client } from '../domain/clients/service.ts';
+import { clientNow } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import { requireOrder } from '../domain/orders/service.ts';
 import { processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../domain/returns/service.ts';
 import { createShipment, failShipment, requireShipment, schedule, stepShipment, ShortageError } from './outbound.ts';

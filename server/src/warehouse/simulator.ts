@@ -2,7 +2,8 @@
 // real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
 import { and, asc, eq, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import { schema, type Db } from '../db/index.ts';
-import { clientNow, type Client } from '../domain/clients/service.ts';
+import { clientNow } from '../domain/clients/service.ts';
+import type { Client } from '../domain/clients/client.ts';
 import { completeDueInbounds, receivePackingSlip } from '../domain/inbound/service.ts';
 import { createShipment, runNextShipmentStep } from './outbound.ts';
 import { updateExpirationStatuses } from './expiration.ts';

@@ -9,18 +9,12 @@ import {
   returnShippingMethodTemplates,
 } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
+import type { Client } from './client.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeClientTokens } from './tokens.ts';
 import { applySettings, type SettingsInput } from '../reference/settings.ts';
 
 const { clients, orderTypes, returnReasons, shippingMethods, languages, countries } = schema;
-
-export interface Client {
-  id: number;
-  username: string;
-  defaultWarehouse: string;
-  clockOffsetSeconds: number;
-}
 
 export class UsernameTakenError extends Error {
   constructor(username: string) {

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.ts';
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
-import type { Client } from './service.ts';
+import type { Client } from './client.ts';
 
 const { clients, tokens } = schema;
 

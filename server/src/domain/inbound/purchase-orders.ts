@@ -3,7 +3,8 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { purchaseOrderErrors, v2Messages, v2WarehouseIds } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { createPackingSlip, type PackingSlipItemRow } from './service.ts';
 import { packingSlipTransitions, pathBetween, type PackingSlipStatus } from './lifecycle.ts';
 import { DomainError } from '../../platform/errors.ts';

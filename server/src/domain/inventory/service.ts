@@ -4,7 +4,8 @@ import { and, asc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, sql, type S
 import { limits, type correctionCodes, type stockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import type { Page } from '../../platform/page.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 import {
   emptyComponents,

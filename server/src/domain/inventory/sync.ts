@@ -3,7 +3,8 @@
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { limits, v2StockMutationTypes } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { daysBefore } from '../time.ts';
 import { requireEveryId } from '../sync.ts';
 import { openOrderQuantities, stockLevelsOf, type StockMutationRow } from './service.ts';

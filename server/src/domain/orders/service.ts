@@ -13,7 +13,8 @@ import {
   type PickUpPointWriteAttributes,
 } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../db/index.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
 import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';

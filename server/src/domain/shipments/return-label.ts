@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { warehouses, type WarehouseCode } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
-import type { Client } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { findShipment, itemsOf } from './service.ts';
 import { domainError } from '../../platform/errors.ts';
 

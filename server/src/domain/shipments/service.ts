@@ -3,7 +3,8 @@ import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { anyOf, schema, type Db } from '../../db/index.ts';
 import type { Page } from '../../platform/page.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { dayAfter, daysBefore, startOfDay } from '../time.ts';
 
 const { shipments, shipmentItems, orders } = schema;

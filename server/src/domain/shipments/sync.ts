@@ -3,7 +3,8 @@ import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql, type SQL } from
 import { limits } from '@shopapi/contract';
 import { schema, type Db } from '../../db/index.ts';
 import { requireEveryId } from '../sync.ts';
-import { clientNow, type Client } from '../clients/service.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { daysBefore, dayAfter, startOfDay } from '../time.ts';
 import type { ShipmentRow } from './service.ts';
 

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.ts';
 import { inboundResource } from '../../v3/resources.ts';
 import { shipmentDocuments } from '../../v3/json-documents.ts';
-import type { Client } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
 import { emitEvent } from './outbox.ts';
 
 const { shipments, inbounds, inboundItems } = schema;
