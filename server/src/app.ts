@@ -33,7 +33,8 @@ import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
 import { sandboxRoutes } from './v3/sandbox.ts';
 import { sandboxSettingsRoutes } from './v3/sandbox-settings.ts';
 import { sandboxRequestRoutes } from './v3/sandbox-requests.ts';
-import { setEventLinkBase } from './domain/webhooks/payloads.ts';
+import { useEventRepresentation } from './domain/webhooks/payloads.ts';
+import { v3EventRepresentation } from './v3/event-representation.ts';
 import { stockRoutes } from './v3/stock.ts';
 import { inboundRoutes } from './v3/inbound.ts';
 import { returnRoutes } from './v3/returns.ts';
@@ -106,7 +107,7 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(v2BodyPlugin);
 
   const listeningBase = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  setEventLinkBase(config.publicUrl ?? listeningBase);
+  useEventRepresentation(v3EventRepresentation(config.publicUrl ?? listeningBase));
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   authRoutes(app, context);
   orderRoutes(app, context);

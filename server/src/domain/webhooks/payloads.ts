@@ -1,26 +1,31 @@
-// The `data` of webhook events: the v3 resource object exactly as GET returns it at the moment of the event.
-import { asc, eq } from 'drizzle-orm';
-import { schema, type Db } from '../../db/index.ts';
-import { inboundResource } from '../../v3/resources.ts';
-import { shipmentDocuments } from '../../v3/json-documents.ts';
+// The `data` of webhook events: the resource as the API shows it at the moment of the event. The module does not know
+// that shape; the composition root hands it a representation (the v3 one) at start-up.
+import type { Db } from '../../db/index.ts';
 import type { Client } from '../clients/client.ts';
 import { emitEvent } from './outbox.ts';
 
-const { shipments, inbounds, inboundItems } = schema;
+/** Makes an event's `data` from the rows as they are in the transaction that emits it. */
+export interface EventRepresentation {
+  shipment(tx: Db, shipmentId: number): Promise<Record<string, unknown>>;
+  inbound(tx: Db, inboundId: number): Promise<Record<string, unknown>>;
+}
 
-// Events are written by the warehouse, outside any request, so their links use the sandbox's public address,
-// which the app sets once from its configuration (PUBLIC_URL, else its own host and port).
-let linkBase = 'http://127.0.0.1:8080';
-export function setEventLinkBase(base: string) {
-  linkBase = base.replace(/\/$/, '');
+let representation: EventRepresentation | undefined;
+
+/** Called once by the composition root: events are written by the warehouse, outside any request. */
+export function useEventRepresentation(port: EventRepresentation): void {
+  representation = port;
+}
+
+function represent(): EventRepresentation {
+  if (!representation) throw new Error('No event representation: the app hands one to the webhooks module at start-up.');
+  return representation;
 }
 
 /** Emits a shipment event with the shipment as it is now in this transaction. */
 export async function emitShipmentEvent(tx: Db, client: Client, shipmentId: number, type: string, occurredOn: Date): Promise<void> {
-  const {
-    data: [shipment],
-  } = await shipmentDocuments(tx, tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.id, shipmentId)), false, linkBase);
-  await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data: shipment });
+  const data = await represent().shipment(tx, shipmentId);
+  await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data });
 }
 
 /** Emits an inbound event with the inbound as it is now in this transaction. */
@@ -31,21 +36,6 @@ export async function emitInboundEvent(
   type: string,
   occurredOn: Date,
 ): Promise<void> {
-  const [row] = await tx.select().from(inbounds).where(eq(inbounds.id, inboundId));
-  const items = await tx
-    .select({ id: inboundItems.id })
-    .from(inboundItems)
-    .where(eq(inboundItems.inboundId, inboundId))
-    .orderBy(asc(inboundItems.id));
-  await emitEvent(tx, client.id, {
-    type,
-    entity: 'inbound',
-    entityId: inboundId,
-    occurredOn,
-    data: inboundResource(
-      row,
-      items.map((i) => i.id),
-      linkBase,
-    ),
-  });
+  const data = await represent().inbound(tx, inboundId);
+  await emitEvent(tx, client.id, { type, entity: 'inbound', entityId: inboundId, occurredOn, data });
 }
