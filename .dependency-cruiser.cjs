@@ -1,14 +1,14 @@
 // The dependency rule of docs/ARCHITECTURE.md: api → modules → platform, warehouse → modules, nothing imports the
-// composition root, no cycles. Today's folders stand beside their future names (domain/ → modules/, http/ v2/ v3/ → api/).
+// composition root, no cycles.
 // Tests may import anything. Violations that existed when the rule came in are listed in
 // .dependency-cruiser-known-violations.json; `npm run lint` fails on any other.
 
 /** A test file, wherever it lives: tests reach into every layer on purpose. */
 const tests = '(^server/test/|^contract/test/|^e2e/|\\.test\\.ts$)';
 /** The HTTP layer: the API plugins and their shared pieces. */
-const transport = '^server/src/(http|v2|v3|api)/';
-/** The domain: today's domain/, the target modules/. */
-const domain = '^server/src/(domain|modules)/';
+const transport = '^server/src/api/';
+/** The domain: one folder per area. */
+const domain = '^server/src/modules/';
 /** Fastify and its plugins: HTTP, which the domain and the platform know nothing of. */
 const fastify = '(^|/)node_modules/(fastify|fastify-plugin|@fastify/[^/]+)/';
 
@@ -32,9 +32,9 @@ module.exports = {
     {
       name: 'platform-imports-only-platform',
       severity: 'error',
-      comment: 'platform/ and db/ are the bottom layer: they import no domain, API or simulator code.',
-      from: { path: '^server/src/(platform|db)/', pathNot: tests },
-      to: { path: ['^server/src/(http|v2|v3|api|domain|modules|warehouse)/', fastify] },
+      comment: 'platform/ is the bottom layer: it imports no module, API or simulator code, and no Fastify.',
+      from: { path: '^server/src/platform/', pathNot: tests },
+      to: { path: ['^server/src/(api|modules|warehouse)/', fastify] },
     },
     {
       name: 'domain-knows-no-http',
@@ -53,7 +53,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^portal/', '^contract/openapi/', '^server/src/db/migrations/'] },
+    exclude: { path: ['^portal/', '^contract/openapi/', '^server/src/platform/db/migrations/'] },
     // Type-only imports count: a cycle through types is still a cycle for a reader.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

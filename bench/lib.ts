@@ -5,8 +5,8 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { schema, type Db } from '../server/src/db/index.ts';
-import { createClient } from '../server/src/domain/clients/service.ts';
+import { schema, type Db } from '../server/src/platform/db/index.ts';
+import { createClient } from '../server/src/modules/clients/service.ts';
 
 export const repository = path.resolve(import.meta.dirname, '..');
 /** Seconds of every timed load run; BENCH_SECONDS shortens it for a smoke run. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { openDatabase } from '../server/src/db/index.ts';
+import { openDatabase } from '../server/src/platform/db/index.ts';
 import { writeSection } from './results-file.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');

@@ -1,6 +1,6 @@
 // Scenario 4: two server processes on one PostgreSQL against one, creating orders; then every 201 is checked in the database.
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../server/src/db/index.ts';
+import { openDatabase } from '../server/src/platform/db/index.ts';
 import { load, ms, orderDocument, ratio, rps, rowsOf, seedClient, tokenFor, type BenchClient, type LoadResult } from './lib.ts';
 import { spawnSandbox, waitForAnswer, type Sandbox } from './processes.ts';
 import { freePort } from '../server/test/support/ports.ts';

@@ -1,7 +1,7 @@
 // Scenario 3: the list page and a single-order read at 10 thousand, 100 thousand and 1 million orders (PostgreSQL),
 // rows bulk-inserted with generate_series (not through the API) and ANALYZEd before each measurement.
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../server/src/db/index.ts';
+import { openDatabase } from '../server/src/platform/db/index.ts';
 import { load, ms, ratio, rps, seedClient, seedOrders, startBenchServer, type LoadResult } from './lib.ts';
 
 const sizes = [10_000, 100_000, 1_000_000];

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { operationById } from '@shopapi/contract';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { openDatabase } from '../server/src/db/index.ts';
+import { openDatabase } from '../server/src/platform/db/index.ts';
 import { JSONAPI, seedClient, seedOrders, type BenchClient, type ServerInfo } from './lib.ts';
 
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, inMemory: !process.env.DATABASE_URL, poolSize: 10 });

@@ -4,9 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { openDatabase, schema, type Db } from '../server/src/db/index.ts';
-import { dispatchDue, startDispatcher } from '../server/src/domain/webhooks/dispatcher.ts';
-import { emitEvent } from '../server/src/domain/webhooks/outbox.ts';
+import { openDatabase, schema, type Db } from '../server/src/platform/db/index.ts';
+import { dispatchDue, startDispatcher } from '../server/src/modules/webhooks/dispatcher.ts';
+import { emitEvent } from '../server/src/modules/webhooks/outbox.ts';
 import { ms, percentile, rowsOf, seconds, seedClient } from './lib.ts';
 
 const backlog = 10_000;

@@ -6,47 +6,58 @@ import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
 import { limits } from '@shopapi/contract';
 import type { Config } from './config.ts';
-import type { Db } from './db/index.ts';
-import { jsonApiPlugin } from './http/jsonapi.ts';
-import { authPlugin } from './http/auth.ts';
-import { rateLimitPlugin } from './http/rate-limit.ts';
-import { validatorCompiler } from './http/validation.ts';
-import { inputGuardPlugin } from './http/input-guard.ts';
-import { formBodyPlugin } from './http/form-body.ts';
-import { portalPlugin } from './http/portal.ts';
-import { metricsPlugin } from './http/metrics.ts';
-import { requestLogPlugin } from './http/request-log.ts';
-import { securityHeadersPlugin } from './http/security-headers.ts';
+import type { Db } from './platform/db/index.ts';
+import { jsonApiPlugin } from './api/shared/jsonapi.ts';
+import { authPlugin } from './api/shared/bearer-auth.ts';
+import { rateLimitPlugin } from './api/shared/rate-limit.ts';
+import { validatorCompiler } from './api/shared/validation.ts';
+import { inputGuardPlugin } from './api/shared/input-guard.ts';
+import { formBodyPlugin } from './api/shared/form-body.ts';
+import { portalPlugin } from './api/shared/portal.ts';
+import { metricsPlugin } from './api/shared/metrics.ts';
+import { requestLogPlugin } from './api/shared/request-log.ts';
+import { securityHeadersPlugin } from './api/shared/security-headers.ts';
 import { serializeError } from './platform/log-serializers.ts';
-import { hostPlugin } from './http/host.ts';
-import { limitConnectionsPerAddress } from './http/connection-limits.ts';
-import { baseUrl } from './http/query.ts';
-import type { AppContext } from './http/context.ts';
-import { authRoutes } from './v2/auth.ts';
-import { orderRoutes } from './v3/orders.ts';
-import { shipmentRoutes } from './v3/shipments.ts';
-import { productRoutes } from './v3/products.ts';
-import { webhookRoutes } from './v3/webhooks.ts';
-import { referenceCollectionRoutes } from './v3/reference-collections.ts';
-import { attachmentRoutes } from './v3/attachments.ts';
-import { webhookDeliveryRoutes } from './v3/webhook-deliveries.ts';
-import { sandboxRoutes } from './v3/sandbox.ts';
-import { sandboxSettingsRoutes } from './v3/sandbox-settings.ts';
-import { sandboxRequestRoutes } from './v3/sandbox-requests.ts';
-import { useEventRepresentation } from './domain/webhooks/payloads.ts';
-import { v3EventRepresentation } from './v3/event-representation.ts';
-import { stockRoutes } from './v3/stock.ts';
-import { inboundRoutes } from './v3/inbound.ts';
-import { returnRoutes } from './v3/returns.ts';
-import { v2BodyPlugin } from './http/v2-body.ts';
-import { v2OrderRoutes } from './v2/orders.ts';
-import { v2ShipmentRoutes } from './v2/shipments.ts';
-import { v2ReturnRoutes } from './v2/returns.ts';
-import { v2ProductRoutes } from './v2/products.ts';
-import { v2StockRoutes } from './v2/stock.ts';
-import { v2PurchaseOrderRoutes } from './v2/purchase-orders.ts';
+import { hostPlugin } from './api/shared/host.ts';
+import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
+import { baseUrl } from './api/shared/query.ts';
+import type { AppContext } from './api/shared/context.ts';
+import { authRoutes } from './api/auth/routes.ts';
+import { orderRoutes } from './api/v3/orders.ts';
+import { shipmentRoutes } from './api/v3/shipments.ts';
+import { productRoutes } from './api/v3/products.ts';
+import { webhookRoutes } from './api/v3/webhooks.ts';
+import { referenceCollectionRoutes } from './api/v3/reference-collections.ts';
+import { attachmentRoutes } from './api/v3/attachments.ts';
+import { webhookDeliveryRoutes } from './api/v3/webhook-deliveries.ts';
+import { sandboxRoutes } from './api/sandbox/controls.ts';
+import { sandboxSettingsRoutes } from './api/sandbox/settings.ts';
+import { sandboxRequestRoutes } from './api/sandbox/requests.ts';
+import { useEventRepresentation } from './modules/webhooks/payloads.ts';
+import { v3EventRepresentation } from './api/v3/event-representation.ts';
+import { stockRoutes } from './api/v3/stock.ts';
+import { inboundRoutes } from './api/v3/inbound.ts';
+import { returnRoutes } from './api/v3/returns.ts';
+import { v2BodyPlugin } from './api/v2/body.ts';
+import { v2OrderRoutes } from './api/v2/orders.ts';
+import { v2ShipmentRoutes } from './api/v2/shipments.ts';
+import { v2ReturnRoutes } from './api/v2/returns.ts';
+import { v2ProductRoutes } from './api/v2/products.ts';
+import { v2StockRoutes } from './api/v2/stock.ts';
+import { v2PurchaseOrderRoutes } from './api/v2/purchase-orders.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
+
+/** The sandbox's own address, for links when neither PUBLIC_URL nor the request names one. */
+const listeningBaseOf = (config: Config) => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+
+/**
+ * Hands the modules what they need from the outside before they do any work: webhook events carry the v3
+ * representation, with links to the public address. The CLI calls it before it writes (the demo client's stock).
+ */
+export function composeModules(config: Config): void {
+  useEventRepresentation(v3EventRepresentation(config.publicUrl ?? listeningBaseOf(config)));
+}
 
 export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object; portalDir?: string }): Promise<FastifyInstance> {
   const { db, config } = opts;
@@ -106,8 +117,8 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(v2BodyPlugin);
 
-  const listeningBase = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  useEventRepresentation(v3EventRepresentation(config.publicUrl ?? listeningBase));
+  const listeningBase = listeningBaseOf(config);
+  composeModules(config);
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   authRoutes(app, context);
   orderRoutes(app, context);

@@ -4,16 +4,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { limits } from '@shopapi/contract';
 import { loadConfig, type Config } from './config.ts';
-import { openDatabase, type Database, type Db } from './db/index.ts';
-import { buildApp } from './app.ts';
-import { createClient, listClients, setClientPassword, UsernameTakenError } from './domain/clients/service.ts';
-import { startDispatcher } from './domain/webhooks/dispatcher.ts';
+import { openDatabase, type Database, type Db } from './platform/db/index.ts';
+import { buildApp, composeModules } from './app.ts';
+import { createClient, listClients, setClientPassword, UsernameTakenError } from './modules/clients/service.ts';
+import { startDispatcher } from './modules/webhooks/dispatcher.ts';
 import { startPacer } from './warehouse/simulator.ts';
 import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
-import { createDemoProducts } from './domain/demo.ts';
-import { settingsFromDocument } from './v3/sandbox-settings.ts';
+import { createDemoProducts } from './modules/clients/demo.ts';
+import { settingsFromDocument } from './api/sandbox/settings.ts';
 import { DomainError } from './platform/errors.ts';
 
 const usage = `Usage:
@@ -71,6 +71,7 @@ function runCommandOn(db: Db, request: ControlRequest): Promise<unknown> {
 /** Runs a command on the configured database: PostgreSQL directly (several processes share it), the data folder through its owner. */
 async function runCommand<N extends CommandName>(command: N, args: Record<string, string> = {}): Promise<CommandResult<N>> {
   const config = loadConfig();
+  composeModules(config);
   const here = async (): Promise<CommandResult<N>> => {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
@@ -86,6 +87,7 @@ async function runCommand<N extends CommandName>(command: N, args: Record<string
 async function start() {
   const started = Date.now();
   const config = loadConfig();
+  composeModules(config);
   // The embedded database belongs to this process until it exits: a second sandbox or a CLI command on the same folder
   // would write behind its back (platform/data-folder-lock.ts). CLI commands reach it through the control socket.
   const lock = config.databaseUrl ? undefined : await lockDataFolder(config.dataDir, 'server');

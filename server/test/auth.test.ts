@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
-import { revokeToken } from '../src/domain/clients/tokens.ts';
+import { schema } from '../src/platform/db/index.ts';
+import { revokeToken } from '../src/modules/clients/tokens.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 
 let sb: TestSandbox;

@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { operations } from '@shopapi/contract';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/index.ts';
-import { createClient } from '../src/domain/clients/service.ts';
-import { createDemoProducts } from '../src/domain/demo.ts';
+import { openDatabase, type Database } from '../src/platform/db/index.ts';
+import { createClient } from '../src/modules/clients/service.ts';
+import { createDemoProducts } from '../src/modules/clients/demo.ts';
 
 let app: FastifyInstance;
 let database: Database;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, uniqueNumber } from './support/fixtures.ts';
-import { inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween } from '../src/domain/inbound/lifecycle.ts';
+import { inboundEvents, inboundTransitions, packingSlipTransitions, pathBetween } from '../src/modules/inbound/lifecycle.ts';
 
 let sb: TestSandbox;
 let client: TestClient;

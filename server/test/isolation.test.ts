@@ -2,7 +2,7 @@
 // and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { storedFile } from '../src/platform/file-parts.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';

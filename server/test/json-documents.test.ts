@@ -2,7 +2,7 @@
 // text as it is. These tests hold it to what a client sends and to the other ways the same resources are read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { serializeError, type SerializedError } from '../src/platform/log-serializers.ts';
 import { JSONAPI, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNotNull } from 'drizzle-orm';
 import { readinessMessages } from '@shopapi/contract';
-import { openDatabase, schema } from '../src/db/index.ts';
-import { createClient } from '../src/domain/clients/service.ts';
-import { emitEvent } from '../src/domain/webhooks/outbox.ts';
-import type { Db } from '../src/db/index.ts';
+import { openDatabase, schema } from '../src/platform/db/index.ts';
+import { createClient } from '../src/modules/clients/service.ts';
+import { emitEvent } from '../src/modules/webhooks/outbox.ts';
+import type { Db } from '../src/platform/db/index.ts';
 import { startSandbox, type TestSandbox } from './support/sandbox.ts';
 import { serverEnv, startServerProcess } from './support/server-process.ts';
 

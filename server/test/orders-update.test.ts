@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 

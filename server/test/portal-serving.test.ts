@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/index.ts';
+import { openDatabase, type Database } from '../src/platform/db/index.ts';
 
 let app: FastifyInstance;
 let database: Database;

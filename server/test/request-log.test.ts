@@ -1,9 +1,9 @@
 // The request log: each call of a client is kept with its bodies (bounded, credentials redacted) and read back newest
 // first; Request-Id on every answer; other clients' entries are invisible; retention per client and by age.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLogWriter } from '../src/domain/request-log/writer.ts';
-import { redact } from '../src/domain/request-log/redact.ts';
-import type { Db } from '../src/db/index.ts';
+import { RequestLogWriter } from '../src/modules/request-log/writer.ts';
+import { redact } from '../src/modules/request-log/redact.ts';
+import type { Db } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 import { multipart } from './support/multipart.ts';

@@ -2,7 +2,7 @@
 // names it read, values it converted, defaults it applied, in the body styles real clients send.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '@shopapi/contract';
-import { pageOf } from '../src/http/query.ts';
+import { pageOf } from '../src/api/shared/query.ts';
 import { Warnings } from '../src/platform/request-warnings.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, dutchAddress, orderDocument, uniqueNumber } from './support/fixtures.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processReturnItems, registerReturn } from '../src/domain/returns/service.ts';
-import type { Client } from '../src/domain/clients/client.ts';
+import { processReturnItems, registerReturn } from '../src/modules/returns/service.ts';
+import type { Client } from '../src/modules/clients/client.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 import { domainClient, receiveGoods } from './support/inventory.ts';

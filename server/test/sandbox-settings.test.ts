@@ -2,7 +2,7 @@
 // what orders and returns look up in them, and the rules that keep a replacement whole or refuse it whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { isForeignKeyViolation, schema } from '../src/db/index.ts';
+import { isForeignKeyViolation, schema } from '../src/platform/db/index.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 import { v2Order } from './support/v2.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema, type Db } from '../src/db/index.ts';
-import { pickLocation, putStock } from '../src/domain/inventory/service.ts';
+import { schema, type Db } from '../src/platform/db/index.ts';
+import { pickLocation, putStock } from '../src/modules/inventory/service.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 import { announce, domainClient, receiveGoods } from './support/inventory.ts';

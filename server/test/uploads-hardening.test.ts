@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { PART_BYTES } from '../src/platform/file-parts.ts';
 import { fileCheckWorker, PoolBusyError, TaskLimitError, WorkerPool } from '../src/platform/untrusted-files/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';

@@ -2,7 +2,7 @@
 // of purchase orders and returns, and an order item VAT sent as a fraction or as a percentage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, uniqueNumber } from './support/fixtures.ts';
 import { bodyStyles, sendV2, v2Order } from './support/v2.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { storedFile } from '../src/platform/file-parts.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { bodyStyles, sendV2 } from './support/v2.ts';

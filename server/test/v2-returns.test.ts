@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
-import { processReturnItems } from '../src/domain/returns/service.ts';
-import { findClientByUsername } from '../src/domain/clients/service.ts';
+import { schema } from '../src/platform/db/index.ts';
+import { processReturnItems } from '../src/modules/returns/service.ts';
+import { findClientByUsername } from '../src/modules/clients/service.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts } from './support/fixtures.ts';
 import { bodyStyles, sendV2, v2Order } from './support/v2.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { orderDocument, uniqueNumber } from './support/fixtures.ts';
 import { bodyStyles, sendV2 } from './support/v2.ts';

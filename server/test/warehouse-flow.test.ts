@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../src/db/index.ts';
-import { dispatchDue } from '../src/domain/webhooks/dispatcher.ts';
+import { schema } from '../src/platform/db/index.ts';
+import { dispatchDue } from '../src/modules/webhooks/dispatcher.ts';
 import { webhookEvents } from '@shopapi/contract';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { orderDocument, uniqueNumber } from './support/fixtures.ts';

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEvents } from '@shopapi/contract';
-import { schema } from '../src/db/index.ts';
-import { dispatchDue } from '../src/domain/webhooks/dispatcher.ts';
+import { schema } from '../src/platform/db/index.ts';
+import { dispatchDue } from '../src/modules/webhooks/dispatcher.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, uniqueNumber } from './support/fixtures.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';

@@ -9,8 +9,8 @@
 // Why hex: PGlite turns a Uint8Array parameter into hex text in JavaScript, one string per byte (6 s of CPU for
 // 10 MiB); Buffer.toString('hex') does it natively and the database decodes it.
 import { and, eq, sql } from 'drizzle-orm';
-import { schema, type Db } from '../db/index.ts';
-import type { FileOwner } from '../db/schema/files.ts';
+import { schema, type Db } from './db/index.ts';
+import type { FileOwner } from './db/schema/files.ts';
 
 const { fileParts } = schema;
 

@@ -3,8 +3,8 @@
 // with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
-import { schema, type Db } from '../db/index.ts';
-import type { Client } from '../domain/clients/client.ts';
+import { schema, type Db } from '../platform/db/index.ts';
+import type { Client } from '../modules/clients/client.ts';
 
 const { stock, stockMutations, products } = schema;
 

@@ -5,12 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import { houseNumberRequiredCountries, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
-import { schema, type Db } from '../db/index.ts';
-import type { Tracking } from '../db/schema/shipments.ts';
-import type { Client } from '../domain/clients/client.ts';
-import { locationTypesExcludedFromFulfilment } from '../domain/inventory/levels.ts';
-import { pickLocation, putStock, takeStock, type TakenStock } from '../domain/inventory/service.ts';
-import { warehouseShippingMethod } from '../domain/reference/service.ts';
+import { schema, type Db } from '../platform/db/index.ts';
+import type { Tracking } from '../platform/db/schema/shipments.ts';
+import type { Client } from '../modules/clients/client.ts';
+import { locationTypesExcludedFromFulfilment } from '../modules/inventory/levels.ts';
+import { pickLocation, putStock, takeStock, type TakenStock } from '../modules/inventory/service.ts';
+import { warehouseShippingMethod } from '../modules/reference/service.ts';
 import {
   assertTransition,
   nextShipmentStatus,
@@ -19,8 +19,8 @@ import {
   shipmentEvents,
   shipmentTransitions,
   trackingTransitions,
-} from '../domain/shipments/lifecycle.ts';
-import { emitShipmentEvent } from '../domain/webhooks/payloads.ts';
+} from '../modules/shipments/lifecycle.ts';
+import { emitShipmentEvent } from '../modules/webhooks/payloads.ts';
 import { domainError } from '../platform/errors.ts';
 
 const {

@@ -1,11 +1,11 @@
 // Sandbox controls over the simulated warehouse: ship an order now, move or fail one shipment, return shipped goods.
 // They go through the same moves as the clock does, so the same transition checks, stock bookings and events apply.
 import { and, asc, eq, ne } from 'drizzle-orm';
-import { schema, type Db } from '../db/index.ts';
-import { clientNow } from '../domain/clients/service.ts';
-import type { Client } from '../domain/clients/client.ts';
-import { requireOrder } from '../domain/orders/service.ts';
-import { processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../domain/returns/service.ts';
+import { schema, type Db } from '../platform/db/index.ts';
+import { clientNow } from '../modules/clients/service.ts';
+import type { Client } from '../modules/clients/client.ts';
+import { requireOrder } from '../modules/orders/service.ts';
+import { processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../modules/returns/service.ts';
 import { createShipment, failShipment, requireShipment, schedule, stepShipment, ShortageError } from './outbound.ts';
 import type { WarehouseOptions } from './simulator.ts';
 import { DomainError, domainError } from '../platform/errors.ts';

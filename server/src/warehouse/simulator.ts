@@ -1,10 +1,10 @@
 // The simulated warehouse, driven by each client's clock: what falls due runs in order, whether the clock moves by
 // real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
 import { and, asc, eq, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
-import { schema, type Db } from '../db/index.ts';
-import { clientNow } from '../domain/clients/service.ts';
-import type { Client } from '../domain/clients/client.ts';
-import { completeDueInbounds, receivePackingSlip } from '../domain/inbound/service.ts';
+import { schema, type Db } from '../platform/db/index.ts';
+import { clientNow } from '../modules/clients/service.ts';
+import type { Client } from '../modules/clients/client.ts';
+import { completeDueInbounds, receivePackingSlip } from '../modules/inbound/service.ts';
 import { createShipment, runNextShipmentStep } from './outbound.ts';
 import { updateExpirationStatuses } from './expiration.ts';
 

@@ -1,8 +1,8 @@
 // Brute-force protection of POST /token: failures are counted per username and address, per address and per username,
 // before the password check; over a limit the answer is 429 with Retry-After, and the real user elsewhere still signs in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/domain/clients/service.ts';
-import { throttleAddress } from '../../src/http/token-throttle.ts';
+import { createClient } from '../../src/modules/clients/service.ts';
+import { throttleAddress } from '../../src/api/auth/token-throttle.ts';
 import { dbKind, startSandbox, type Answer, type TestSandbox } from '../support/sandbox.ts';
 import { demoCredentials, serverEnv, startServerProcess, type ServerEnv, type ServerProcess } from '../support/server-process.ts';
 import { checkAgainstOpenApi } from '../support/openapi-check.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTableColumns } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema } from '../../src/db/index.ts';
+import { schema } from '../../src/platform/db/index.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 import { createProducts, dutchAddress, orderDocument, uniqueNumber } from '../support/fixtures.ts';
 import { fingerprint } from '../support/fingerprint.ts';

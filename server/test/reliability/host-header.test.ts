@@ -2,7 +2,7 @@
 // PUBLIC_URL when it is set, and X-Forwarded-Host / X-Forwarded-Proto count only behind a trusted proxy (TRUST_PROXY).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidHost } from '../../src/http/host.ts';
+import { isValidHost } from '../../src/api/shared/host.ts';
 import { startSandbox, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 
 const malformedHosts = [

@@ -2,7 +2,7 @@
 // ids, status, timestamps, measured weight and dimensions, received quantities, the owning client, secrets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema } from '../../src/db/index.ts';
+import { schema } from '../../src/platform/db/index.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from '../support/fixtures.ts';
 import { fingerprint } from '../support/fingerprint.ts';

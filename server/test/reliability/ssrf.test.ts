@@ -2,9 +2,9 @@
 // non-public address is refused when a webhook is registered or changed, and again by the dispatcher when it sends.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema, type Db } from '../../src/db/index.ts';
-import { dispatchDue } from '../../src/domain/webhooks/dispatcher.ts';
-import { emitEvent } from '../../src/domain/webhooks/outbox.ts';
+import { schema, type Db } from '../../src/platform/db/index.ts';
+import { dispatchDue } from '../../src/modules/webhooks/dispatcher.ts';
+import { emitEvent } from '../../src/modules/webhooks/outbox.ts';
 import { guardedLookup, isPublicAddress, RefusedTargetError, refusedHost, refusedTarget } from '../../src/platform/outbound-guard.ts';
 import { startSandbox, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';

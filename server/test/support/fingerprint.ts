@@ -1,7 +1,7 @@
 // A digest of the data tables in one statement: equal before and after means nothing was written.
 // Request accounting (rate-limit counters, tokens, the request log, migrations) changes on every request and is left out.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '../../src/platform/db/index.ts';
 
 const accountingTables = new Set(['rate_limit_counters', 'token_failure_counters', 'tokens', 'request_log', '__drizzle_migrations']);
 

@@ -1,7 +1,7 @@
 // Vitest global setup for the postgres project: one cluster for the run, a migrated template database, stopped afterwards.
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db/index.ts';
+import { openDatabase } from '../../src/platform/db/index.ts';
 import { startCluster } from './postgres-cluster.ts';
 
 declare module 'vitest' {

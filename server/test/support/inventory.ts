@@ -1,7 +1,7 @@
 // Helpers for the warehouse-side tests: products with stock received through the sandbox, and the domain's Client of a test client.
 import { eq } from 'drizzle-orm';
-import { schema } from '../../src/db/index.ts';
-import type { Client } from '../../src/domain/clients/client.ts';
+import { schema } from '../../src/platform/db/index.ts';
+import type { Client } from '../../src/modules/clients/client.ts';
 import type { TestClient, TestSandbox } from './sandbox.ts';
 import { uniqueNumber } from './fixtures.ts';
 

@@ -9,8 +9,8 @@ import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/index.ts';
-import { createClient } from '../../src/domain/clients/service.ts';
+import { openDatabase, type Database } from '../../src/platform/db/index.ts';
+import { createClient } from '../../src/modules/clients/service.ts';
 import { checkAgainstOpenApi } from './openapi-check.ts';
 
 export const JSONAPI = 'application/vnd.api+json';

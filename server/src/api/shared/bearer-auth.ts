@@ -1,0 +1,30 @@
+// Bearer-token authentication for every route whose operation needs it; sets request.client.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { authenticate } from '../../modules/clients/tokens.ts';
+import type { Client } from '../../modules/clients/client.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { sendError } from './jsonapi.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    client: Client;
+  }
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+  app.decorateRequest('client', null as unknown as Client);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config?.auth) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const client = match ? await authenticate(opts.db, match[1]) : undefined;
+    if (!client) {
+      reply.header('www-authenticate', 'Bearer');
+      return sendError(request, reply, 401, [
+        { code: '401', detail: 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.' },
+      ]);
+    }
+    request.client = client;
+  });
+});

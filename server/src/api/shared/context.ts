@@ -1,0 +1,11 @@
+// What every API plugin is given by the composition root: the database, the configuration and how links are built.
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../platform/db/index.ts';
+
+export interface AppContext {
+  db: Db;
+  config: Config;
+  /** Scheme and host of links in responses: PUBLIC_URL, else the request's own. */
+  baseOf(request: FastifyRequest): string;
+}

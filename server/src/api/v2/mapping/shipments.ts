@@ -1,0 +1,163 @@
+// Shipment rows in the v2 shapes: the list item, the search result and the track-trace item, loaded in a fixed number of queries.
+import { asc, inArray } from 'drizzle-orm';
+import {
+  trackTraceCodes,
+  trackTraceExceptionLevels,
+  trackTraceExceptionWords,
+  trackTraceStatusWords,
+  type TrackingStage,
+} from '@shopapi/contract';
+import { schema, type Db } from '../../../platform/db/index.ts';
+import { itemsOf, type ShipmentRow } from '../../../modules/shipments/service.ts';
+
+const { orders, orderItems, products, productParts, shippingMethods } = schema;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const extras = (metadata: Record<string, string | null>) =>
+  Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, metadata[k] ?? null]));
+const statusWord = (s: ShipmentRow) => (s.tracking?.stage ? trackTraceStatusWords[s.tracking.stage as TrackingStage] : 'New');
+const exceptionWord = (s: ShipmentRow) => trackTraceExceptionWords[s.tracking?.status ?? 'OK'];
+
+async function related(db: Db, rows: ShipmentRow[]) {
+  const items = await itemsOf(
+    db,
+    rows.map((s) => s.id),
+  );
+  const orderIds = [...new Set(rows.map((s) => s.orderId))];
+  const methodIds = [...new Set(rows.map((s) => s.shippingMethodId))];
+  const productIds = [...new Set(items.map((i) => i.productId))];
+  const orderItemIds = items.map((i) => i.orderItemId).filter((id): id is number => id !== null);
+  const [orderRows, methodRows, productRows, orderItemRows, partRows] = await Promise.all([
+    orderIds.length
+      ? db.select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber }).from(orders).where(inArray(orders.id, orderIds))
+      : [],
+    methodIds.length ? db.select().from(shippingMethods).where(inArray(shippingMethods.id, methodIds)) : [],
+    productIds.length ? db.select({ id: products.id, weight: products.weight }).from(products).where(inArray(products.id, productIds)) : [],
+    orderItemIds.length
+      ? db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, orderItemIds))
+      : [],
+    productIds.length
+      ? db
+          .select({ productId: productParts.productId, quantity: productParts.quantity, partId: productParts.partId })
+          .from(productParts)
+          .where(inArray(productParts.productId, productIds))
+          .orderBy(asc(productParts.id))
+      : [],
+  ]);
+  const partProducts = partRows.length
+    ? await db
+        .select({ id: products.id, sku: products.sku, weight: products.weight })
+        .from(products)
+        .where(
+          inArray(
+            products.id,
+            partRows.map((p) => p.partId),
+          ),
+        )
+    : [];
+  return {
+    items,
+    order: new Map(orderRows.map((o) => [o.id, o])),
+    method: new Map(methodRows.map((m) => [m.id, m])),
+    weight: new Map(productRows.map((p) => [p.id, p.weight])),
+    itemMetadata: new Map(orderItemRows.map((i) => [i.id, i.metadata])),
+    parts: (productId: number, quantity: number) =>
+      partRows
+        .filter((p) => p.productId === productId)
+        .map((p) => {
+          const part = partProducts.find((x) => x.id === p.partId)!;
+          return {
+            sku: part.sku,
+            quantity: p.quantity * quantity,
+            serialNrs: [],
+            weight: part.weight,
+            tht: null,
+            extra6: null,
+            extra7: null,
+            lotNumber: null,
+          };
+        }),
+  };
+}
+
+/** A shipment uses its warehouse's shipping method; v2 also names the main method the order chose. */
+const mainMethodOf = (s: ShipmentRow, method: { kind: string; mainShippingMethodId: number | null } | undefined) =>
+  method?.kind === 'warehouse' && method.mainShippingMethodId ? method.mainShippingMethodId : s.shippingMethodId;
+
+export async function v2ShipmentList(db: Db, rows: ShipmentRow[]) {
+  const r = await related(db, rows);
+  return rows.map((s) => {
+    const items = r.items.filter((i) => i.shipmentId === s.id);
+    return {
+      id: s.id,
+      orderNumber: s.orderId,
+      orderType: s.orderTypeId,
+      externalOrderNumber: r.order.get(s.orderId)!.externalOrderNumber,
+      shippingDate: iso(s.shippedOn),
+      numberOfColli: s.colli.length,
+      totalNumberOfProducts: items.reduce((sum, i) => sum + i.quantity, 0),
+      shippingMethodId: s.shippingMethodId,
+      returnPackageNumber: null,
+      shippedColli: s.colli.map((c) => ({ colloNr: c.number, packageNumber: c.parcelNumber, trackTraceUrl: c.trackingUrl })),
+      shippedProducts: items.map((i) => {
+        const metadata = (i.orderItemId && r.itemMetadata.get(i.orderItemId)) || {};
+        return {
+          sku: i.sku,
+          quantity: i.quantity,
+          serialNrs: i.serialNumbers,
+          weight: r.weight.get(i.productId) ?? null,
+          tht: i.expirationDate,
+          extra6: metadata.extra6 ?? null,
+          extra7: metadata.extra7 ?? null,
+          lotNumber: i.lotNumber,
+          parts: r.parts(i.productId, i.quantity),
+        };
+      }),
+      basketPicURL: s.basketPicture,
+      ...extras(s.metadata),
+      currentTrackTraceStatus: statusWord(s),
+      currentTrackTraceExceptionLevel: exceptionWord(s),
+      warehouseAbbrevation: s.warehouseCode,
+      mainShippingMethodId: mainMethodOf(s, r.method.get(s.shippingMethodId)),
+    };
+  });
+}
+
+export async function v2ShipmentSearchResults(db: Db, rows: ShipmentRow[]) {
+  const r = await related(db, rows);
+  return rows.map((s) => {
+    const items = r.items.filter((i) => i.shipmentId === s.id);
+    const number = s.tracking?.number ?? s.colli[0]?.parcelNumber ?? null;
+    return {
+      id: s.id,
+      externalOrderNumber: r.order.get(s.orderId)!.externalOrderNumber,
+      trackingNumber: number,
+      shippingDate: iso(s.shippedOn),
+      numberOfColli: s.colli.length,
+      totalNumberOfProducts: items.reduce((sum, i) => sum + i.quantity, 0),
+      trackAndTraceCode: number,
+      trackAndTraceBarCode: number,
+      shippingMethodId: s.shippingMethodId,
+      returnPackageNumber: null,
+      packageNumber: s.colli[0]?.parcelNumber ?? null,
+      currentTrackTraceStatus: statusWord(s),
+      currentTrackTraceExceptionLevel: exceptionWord(s),
+      warehouseAbbreviation: s.warehouseCode,
+      mainShippingMethodId: mainMethodOf(s, r.method.get(s.shippingMethodId)),
+      shipmentItems: items.map((i) => ({ shipmentItemId: i.id, quantity: i.quantity, sku: i.sku, lotNumber: i.lotNumber })),
+    };
+  });
+}
+
+export async function v2TrackTraceItems(db: Db, rows: ShipmentRow[]) {
+  const r = await related(db, rows);
+  return rows.map((s) => ({
+    shipmentId: s.id,
+    externalOrderNumber: r.order.get(s.orderId)!.externalOrderNumber,
+    packageNumber: s.colli[0]?.parcelNumber ?? s.tracking?.number ?? null,
+    shipmentMethod: r.method.get(s.shippingMethodId)?.name ?? '',
+    currentTrackTraceStatus: trackTraceCodes[(s.tracking?.stage ?? 'LABELLED') as TrackingStage],
+    currentTrackTraceStatusDateTime: iso(s.trackingUpdatedAt),
+    currentTrackTraceExceptionLevel: trackTraceExceptionLevels[s.tracking?.status ?? 'OK'],
+  }));
+}

@@ -1,0 +1,120 @@
+// v3 orders and order items: thin handlers over the order service.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
+import { route } from '../shared/routes.ts';
+import { includesOf, listFilter, pageOf, paginationLinks } from '../shared/query.ts';
+import {
+  addressById,
+  cancelItems,
+  createOrder,
+  findOrderItem,
+  orderById,
+  orderItemById,
+  orderPage,
+  pickUpPointById,
+  requireOrder,
+  updateOrder,
+} from '../../modules/orders/service.ts';
+import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
+import type { AppContext } from '../shared/context.ts';
+import { domainError } from '../../platform/errors.ts';
+
+export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  /** One order as a document, with the includes asked for. */
+  async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
+    const {
+      data: [order],
+      included,
+    } = await orderDocuments(db, orderById(db, clientId, id), include, base);
+    if (!order) throw domainError('404-5', `Order ${id} not found.`);
+    return { data: order, ...(include.size ? { included } : {}) };
+  }
+
+  async function orderItemResource(clientId: number, id: number, base: string) {
+    const [item] = await orderItemDocuments(db, orderItemById(db, clientId, id), base);
+    if (!item) throw domainError('404', `Order item ${id} not found.`);
+    return item;
+  }
+
+  route(app, 'listOrders', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    const page = pageOf(request.query, request.warnings);
+    const { data, included, ids, cut } = await orderPageText(
+      db,
+      orderPage(
+        db,
+        request.client.id,
+        {
+          orderedOnLt: request.query['filter[orderedOn][lt]'],
+          orderedOnGt: request.query['filter[orderedOn][gt]'],
+          externalOrderNumbers: listFilter(request.query, 'filter[externalOrderNumber][in]'),
+          references: listFilter(request.query, 'filter[reference][in]'),
+        },
+        page,
+      ),
+      include,
+      base,
+    );
+    return documentBody({
+      data,
+      ...(include.size ? { included } : {}),
+      links: JSON.stringify(paginationLinks(request, base, page, ids, cut)),
+    });
+  });
+
+  route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    const id = await createOrder(db, request.client, request.body, base, request.warnings);
+    // A new order answers with everything it was created with.
+    return orderDocument(request.client.id, id, include.size ? include : new Set(orderIncludes), base);
+  });
+
+  route(app, 'getOrder', async (request) =>
+    orderDocument(request.client.id, request.params.id, includesOf(request.query, orderIncludes), baseOf(request)),
+  );
+
+  route<Static<typeof OrderUpdateDocument>>(app, 'updateOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    await updateOrder(db, request.client, request.params.id, request.body, base, request.warnings);
+    return orderDocument(request.client.id, request.params.id, include.size ? include : new Set(orderIncludes), base);
+  });
+
+  route(app, 'cancelOrder', async (request) => {
+    const base = baseOf(request);
+    const include = includesOf(request.query, orderIncludes);
+    await requireOrder(db, request.client.id, request.params.id);
+    const modifiedItems = await cancelItems(db, request.client.id, request.params.id);
+    const document = await orderDocument(request.client.id, request.params.id, include, base);
+    return { ...document, meta: { modified: modifiedItems.length > 0, modifiedItems } };
+  });
+
+  route(app, 'getOrderItem', async (request) => ({ data: await orderItemResource(request.client.id, request.params.id, baseOf(request)) }));
+
+  route(app, 'cancelOrderItem', async (request) => {
+    const item = await findOrderItem(db, request.client.id, request.params.id);
+    if (!item) throw domainError('404', `Order item ${request.params.id} not found.`);
+    const modified = await cancelItems(db, request.client.id, item.orderId, item.id);
+    return { data: await orderItemResource(request.client.id, item.id, baseOf(request)), meta: { modified: modified.length > 0 } };
+  });
+
+  route(app, 'getAddress', async (request) => {
+    const [address] = await partDocuments(db, 'address', addressById(db, request.client.id, request.params.id), baseOf(request));
+    if (!address) throw domainError('404', `Address ${request.params.id} not found.`);
+    return { data: address };
+  });
+
+  route(app, 'getPickUpPoint', async (request) => {
+    const [pickUpPoint] = await partDocuments(
+      db,
+      'pickUpPoint',
+      pickUpPointById(db, request.client.id, request.params.id),
+      baseOf(request),
+    );
+    if (!pickUpPoint) throw domainError('404', `Pick-up point ${request.params.id} not found.`);
+    return { data: pickUpPoint };
+  });
+}

@@ -1,0 +1,89 @@
+// v3 products and the product image: thin handlers over the product service.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { limits, type ProductCreateDocument, type ProductUpdateDocument } from '@shopapi/contract';
+import { route } from '../shared/routes.ts';
+import { listFilter, pageOf, paginationLinks } from '../shared/query.ts';
+import { createProduct, listProducts, partsOf, requireProduct, updateProduct, type ProductRow } from '../../modules/products/service.ts';
+import { imageTooLarge, setProductImage } from '../../modules/products/image.ts';
+import { productResource } from './resources.ts';
+import type { AppContext } from '../shared/context.ts';
+
+export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  async function productDocument(clientId: number, product: ProductRow, base: string) {
+    const parts = await partsOf(db, clientId, [product.id]);
+    return { data: productResource(product, parts.get(product.id) ?? [], base) };
+  }
+
+  route(app, 'listProducts', async (request) => {
+    const base = baseOf(request);
+    const page = pageOf(request.query, request.warnings);
+    const rows = await listProducts(
+      db,
+      request.client.id,
+      {
+        skus: listFilter(request.query, 'filter[sku][in]'),
+        barcodes: listFilter(request.query, 'filter[barcode][in]'),
+      },
+      page,
+    );
+    const parts = await partsOf(
+      db,
+      request.client.id,
+      rows.map((p) => p.id),
+    );
+    return { data: rows.map((p) => productResource(p, parts.get(p.id) ?? [], base)), links: paginationLinks(request, base, page, rows) };
+  });
+
+  route<Static<typeof ProductCreateDocument>>(app, 'createProduct', async (request) => {
+    const { attributes, relationships } = request.body.data;
+    const product = await createProduct(db, request.client.id, {
+      ...attributes,
+      parts: relationships?.parts?.data.map((p) => ({ id: p.id, quantity: p.meta.quantity })),
+    });
+    return productDocument(request.client.id, product, baseOf(request));
+  });
+
+  route(app, 'getProduct', async (request) =>
+    productDocument(request.client.id, await requireProduct(db, request.client.id, request.params.id), baseOf(request)),
+  );
+
+  route<Static<typeof ProductUpdateDocument>>(app, 'updateProduct', async (request) => {
+    const product = await updateProduct(db, request.client.id, request.params.id, request.body.data.attributes);
+    return productDocument(request.client.id, product, baseOf(request));
+  });
+
+  // The image arrives as raw bytes: its own parsers, with the image size limit, only in this context.
+  app.register(async (imageContext) => {
+    imageContext.addContentTypeParser(
+      /^(image\/[\w.+-]+|application\/octet-stream)$/i,
+      { parseAs: 'buffer', bodyLimit: limits.productImageMaxBytes },
+      (_request, body, done) => done(null, body),
+    );
+    // A body over the limit is refused by Fastify before the handler runs; it is still an image rejection (400-8).
+    imageContext.setErrorHandler((error: FastifyError) => {
+      throw error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? imageTooLarge() : error;
+    });
+    route<Buffer | undefined>(
+      imageContext,
+      'uploadProductImage',
+      async (request) => {
+        // No body at all is an empty image, rejected like any other unrecognisable one.
+        const content = request.body ?? Buffer.alloc(0);
+        const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content);
+        const document = await productDocument(request.client.id, product, baseOf(request));
+        return {
+          ...document,
+          meta: {
+            code: '200-1',
+            title: 'Image accepted',
+            detail: `The image of product ${product.id} is stored; it replaces any earlier one.`,
+            contentType,
+            size: content.length,
+          },
+        };
+      },
+      { bodySchema: false },
+    );
+  });
+}

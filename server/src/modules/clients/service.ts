@@ -1,0 +1,111 @@
+// API clients: creation with their seeded reference data, lookup, and the per-client simulated clock.
+import { asc, eq } from 'drizzle-orm';
+import {
+  countryTemplates,
+  languageTemplates,
+  mainShippingMethodTemplates,
+  orderTypeTemplates,
+  returnReasonTemplates,
+  returnShippingMethodTemplates,
+} from '@shopapi/contract';
+import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import type { Client } from './client.ts';
+import { hashPassword } from './passwords.ts';
+import { revokeClientTokens } from './tokens.ts';
+import { applySettings, type SettingsInput } from '../reference/settings.ts';
+
+const { clients, orderTypes, returnReasons, shippingMethods, languages, countries } = schema;
+
+export class UsernameTakenError extends Error {
+  constructor(username: string) {
+    super(`A client with username "${username}" already exists.`);
+  }
+}
+
+/** The client's simulated "now": real time plus the client's clock offset. */
+export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
+  return new Date(Date.now() + client.clockOffsetSeconds * 1000);
+}
+
+/**
+ * A new client with the default settings, or with `settings` applied over them (lists it leaves out keep the defaults):
+ * invalid settings create no client. `at` is where the settings sit in their document, for error pointers.
+ */
+export async function createClient(
+  db: Db,
+  input: { username: string; password: string; settings?: { input: SettingsInput; at: string } },
+): Promise<Client> {
+  if (!/^[A-Za-z0-9._@-]{3,100}$/.test(input.username)) throw new Error('The username must be 3 to 100 letters, digits or . _ @ -.');
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [client] = await tx.insert(clients).values({ username: input.username, passwordHash }).returning();
+      await seedReferenceData(tx as unknown as Db, client.id);
+      if (input.settings) await applySettings(tx as unknown as Db, client.id, input.settings.input, input.settings.at);
+      return {
+        id: client.id,
+        username: client.username,
+        defaultWarehouse: client.defaultWarehouse,
+        clockOffsetSeconds: client.clockOffsetSeconds,
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'clients_username_key')) throw new UsernameTakenError(input.username);
+    throw error;
+  }
+}
+
+function checkPassword(password: string) {
+  if (password.length < 8) throw new Error('The password must be at least 8 characters long.');
+}
+
+/** Gives the client a new password and revokes its tokens, in one transaction; false when no client has the username. */
+export async function setClientPassword(db: Db, input: { username: string; password: string }): Promise<boolean> {
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [client] = await tx
+      .update(clients)
+      .set({ passwordHash })
+      .where(eq(clients.username, input.username))
+      .returning({ id: clients.id });
+    if (!client) return false;
+    await revokeClientTokens(tx as unknown as Db, client.id);
+    return true;
+  });
+}
+
+async function seedReferenceData(db: Db, clientId: number) {
+  await db.insert(orderTypes).values(orderTypeTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(returnReasons).values(returnReasonTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(languages).values(languageTemplates.map((t) => ({ clientId, ...t })));
+  await db.insert(countries).values(countryTemplates.map((t) => ({ clientId, ...t })));
+  for (const main of mainShippingMethodTemplates) {
+    const [row] = await db
+      .insert(shippingMethods)
+      .values({ clientId, kind: 'main', code: main.code, name: main.name, carrier: main.carrier })
+      .returning({ id: shippingMethods.id });
+    await db.insert(shippingMethods).values(
+      main.warehouses.map((warehouse) => ({
+        clientId,
+        kind: 'warehouse' as const,
+        code: `${main.code}_${warehouse}`,
+        name: `${main.name} (${warehouse})`,
+        carrier: main.carrier,
+        mainShippingMethodId: row.id,
+        warehouse,
+      })),
+    );
+  }
+  await db.insert(shippingMethods).values(returnShippingMethodTemplates.map((t) => ({ clientId, kind: 'return' as const, ...t })));
+}
+
+export async function findClientByUsername(db: Db, username: string) {
+  const [row] = await db.select().from(clients).where(eq(clients.username, username));
+  return row;
+}
+
+export async function listClients(db: Db) {
+  return db.select({ id: clients.id, username: clients.username, createdAt: clients.createdAt }).from(clients).orderBy(asc(clients.id));
+}

@@ -1,0 +1,85 @@
+// Bearer tokens: opaque random strings, stored only as a SHA-256 hash with their expiry, so any process can check them and they can be revoked.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { schema, type Db } from '../../platform/db/index.ts';
+import { burnPasswordCheck, verifyPassword } from './passwords.ts';
+import type { Client } from './client.ts';
+
+const { clients, tokens } = schema;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  userName: string;
+  issued: string;
+  expires: string;
+}
+
+/** Checks the credentials and issues a token to the client they name; undefined when they are wrong. */
+export async function issueToken(
+  db: Db,
+  username: string,
+  password: string,
+  lifetimeSeconds: number,
+): Promise<{ token: IssuedToken; client: Client } | undefined> {
+  const [client] = await db.select().from(clients).where(eq(clients.username, username));
+  const ok = client ? await verifyPassword(password, client.passwordHash) : await burnPasswordCheck(password);
+  if (!client || !ok) return undefined;
+  const token = randomBytes(32).toString('base64url');
+  const issuedAt = new Date();
+  issuedAt.setMilliseconds(0);
+  const expiresAt = new Date(issuedAt.getTime() + lifetimeSeconds * 1000);
+  await db.insert(tokens).values({ clientId: client.id, tokenHash: hashToken(token), issuedAt, expiresAt });
+  return {
+    token: {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: lifetimeSeconds,
+      userName: client.username,
+      issued: issuedAt.toUTCString(),
+      expires: expiresAt.toUTCString(),
+    },
+    client: {
+      id: client.id,
+      username: client.username,
+      defaultWarehouse: client.defaultWarehouse,
+      clockOffsetSeconds: client.clockOffsetSeconds,
+    },
+  };
+}
+
+/** The client a live token belongs to; undefined for unknown, expired or revoked tokens. */
+export async function authenticate(db: Db, token: string): Promise<Client | undefined> {
+  const [row] = await db
+    .select({
+      id: clients.id,
+      username: clients.username,
+      defaultWarehouse: clients.defaultWarehouse,
+      clockOffsetSeconds: clients.clockOffsetSeconds,
+    })
+    .from(tokens)
+    .innerJoin(clients, eq(clients.id, tokens.clientId))
+    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt), gt(tokens.expiresAt, new Date())));
+  return row;
+}
+
+export async function revokeToken(db: Db, token: string): Promise<boolean> {
+  const rows = await db
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt)))
+    .returning({ id: tokens.id });
+  return rows.length > 0;
+}
+
+export async function revokeClientTokens(db: Db, clientId: number): Promise<number> {
+  const rows = await db
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.clientId, clientId), isNull(tokens.revokedAt)))
+    .returning({ id: tokens.id });
+  return rows.length;
+}

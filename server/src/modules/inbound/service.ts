@@ -1,0 +1,437 @@
+// Inbound: packing slips announcing goods (v2 purchase orders are the same rows), their receipt as inbounds with stock
+// and INBOUND mutations, and the completion of a CHECKED inbound 2 hours later on the client's clock.
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { limits, warehouses, type WarehouseCode } from '@shopapi/contract';
+import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import type { Metadata } from '../../platform/db/schema/orders.ts';
+import type { Page } from '../../platform/page.ts';
+import { clientNow } from '../clients/service.ts';
+import type { Client } from '../clients/client.ts';
+import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
+import { pickLocation, putStock } from '../inventory/service.ts';
+import { emitInboundEvent } from '../webhooks/payloads.ts';
+import {
+  inboundCheckingUpdateEvent,
+  inboundEvents,
+  inboundTransitions,
+  packingSlipTransitions,
+  pathBetween,
+  type InboundStatus,
+  type PackingSlipStatus,
+} from './lifecycle.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
+
+const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
+
+export type PackingSlipRow = typeof inboundPackingSlips.$inferSelect;
+export type PackingSlipItemRow = typeof inboundPackingSlipItems.$inferSelect;
+export type InboundRow = typeof inbounds.$inferSelect;
+export type InboundItemRow = typeof inboundItems.$inferSelect;
+
+// ---- packing slips
+
+export interface NewPackingSlipItem {
+  sku: string;
+  quantity: number;
+  expectedDate?: string | null;
+  /** Where the item sits in the request, for error pointers. */
+  pointer?: string;
+}
+
+export interface NewPackingSlip {
+  expectedIn: string;
+  expectedOn?: string | null;
+  reference: string;
+  comments?: string | null;
+  metadata?: Metadata | null;
+  items: NewPackingSlipItem[];
+}
+
+const referenceConflict = (reference: string) =>
+  domainError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
+
+/** Announces goods. Every problem of the request comes back together; nothing is written unless all is well. */
+export async function createPackingSlip(db: Db, client: Client, input: NewPackingSlip): Promise<number> {
+  const problems = new ProblemCollector();
+  if (!warehouses[input.expectedIn as WarehouseCode]?.acceptsGoods) {
+    problems.add('400', `expectedIn "${input.expectedIn}" is not a warehouse that accepts goods.`, {
+      pointer: '/data/attributes/expectedIn',
+    });
+  }
+  if (!input.items.length) problems.add('400', 'A packing slip needs at least one item.', { pointer: '/included' });
+  // A repeated sku is one item with the summed quantity.
+  const merged = new Map<string, NewPackingSlipItem>();
+  for (const item of input.items) {
+    const seen = merged.get(item.sku);
+    merged.set(item.sku, seen ? { ...seen, quantity: seen.quantity + item.quantity } : item);
+  }
+  const skus = [...merged.keys()];
+  const [productRows, existing] = await Promise.all([
+    skus.length
+      ? db
+          .select({ id: products.id, sku: products.sku })
+          .from(products)
+          .where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
+      : [],
+    db
+      .select({ id: inboundPackingSlips.id })
+      .from(inboundPackingSlips)
+      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.reference, input.reference))),
+  ]);
+  const productBySku = new Map(productRows.map((p) => [p.sku, p.id]));
+  for (const item of merged.values()) {
+    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, item.pointer ? { pointer: item.pointer } : {});
+  }
+  if (existing.length) problems.items.push(referenceConflict(input.reference).items[0]);
+  problems.throwIfAny();
+
+  try {
+    return await db.transaction(async (tx) => {
+      const [slip] = await tx
+        .insert(inboundPackingSlips)
+        .values({
+          clientId: client.id,
+          reference: input.reference,
+          expectedIn: input.expectedIn,
+          expectedOn: input.expectedOn ?? null,
+          comments: input.comments ?? null,
+          metadata: input.metadata ?? {},
+          createdOn: clientNow(client),
+        })
+        .returning({ id: inboundPackingSlips.id });
+      await tx.insert(inboundPackingSlipItems).values(
+        [...merged.values()].map((item) => ({
+          clientId: client.id,
+          inboundPackingSlipId: slip.id,
+          productId: productBySku.get(item.sku)!,
+          sku: item.sku,
+          quantity: item.quantity,
+          expectedDate: item.expectedDate ?? null,
+        })),
+      );
+      return slip.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'inbound_packing_slips_client_reference_key')) throw referenceConflict(input.reference);
+    throw error;
+  }
+}
+
+/**
+ * Packing slips older than the retention window are not returned. "Only visible to the warehouse it is expected in"
+ * reads here as: a packing slip belongs to its expectedIn warehouse, which alone receives it; the client sees all of theirs.
+ */
+const slipVisible = (client: Client) => gte(inboundPackingSlips.createdOn, daysBefore(clientNow(client), limits.packingSlipRetentionDays));
+
+export interface PackingSlipFilters {
+  statuses?: string[];
+  receivedOnLt?: string;
+  receivedOnGt?: string;
+  completedOnLt?: string;
+  completedOnGt?: string;
+}
+
+export async function listPackingSlips(db: Db, client: Client, filters: PackingSlipFilters, page: Page): Promise<PackingSlipRow[]> {
+  await completeDueInbounds(db, client);
+  const conditions = [eq(inboundPackingSlips.clientId, client.id), gt(inboundPackingSlips.id, page.cursor), slipVisible(client)];
+  if (filters.statuses) conditions.push(inArray(inboundPackingSlips.status, filters.statuses));
+  if (filters.receivedOnLt) conditions.push(lt(inboundPackingSlips.receivedOn, startOfDay(filters.receivedOnLt)));
+  if (filters.receivedOnGt) conditions.push(gte(inboundPackingSlips.receivedOn, dayAfter(filters.receivedOnGt)));
+  if (filters.completedOnLt) conditions.push(lt(inboundPackingSlips.completedOn, startOfDay(filters.completedOnLt)));
+  if (filters.completedOnGt) conditions.push(gte(inboundPackingSlips.completedOn, dayAfter(filters.completedOnGt)));
+  return db
+    .select()
+    .from(inboundPackingSlips)
+    .where(and(...conditions))
+    .orderBy(asc(inboundPackingSlips.id))
+    .limit(page.size);
+}
+
+export async function findPackingSlip(db: Db, client: Client, id: number): Promise<PackingSlipRow | undefined> {
+  await completeDueInbounds(db, client);
+  const [row] = await db
+    .select()
+    .from(inboundPackingSlips)
+    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
+  return row;
+}
+
+export async function itemsOfPackingSlips(db: Db, slipIds: number[]): Promise<PackingSlipItemRow[]> {
+  if (!slipIds.length) return [];
+  return db
+    .select()
+    .from(inboundPackingSlipItems)
+    .where(inArray(inboundPackingSlipItems.inboundPackingSlipId, slipIds))
+    .orderBy(asc(inboundPackingSlipItems.id));
+}
+
+/** One item of a packing slip the client can read (the slip's retention applies to its items). */
+export async function findPackingSlipItem(db: Db, client: Client, id: number): Promise<PackingSlipItemRow | undefined> {
+  const [row] = await db
+    .select({ item: inboundPackingSlipItems })
+    .from(inboundPackingSlipItems)
+    .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
+    .where(and(eq(inboundPackingSlipItems.clientId, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
+  return row?.item;
+}
+
+/** The latest inbound of each packing slip. */
+export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<number, number>> {
+  if (!slipIds.length) return new Map();
+  const rows = await db
+    .select({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId })
+    .from(inbounds)
+    .where(inArray(inbounds.inboundPackingSlipId, slipIds))
+    .orderBy(desc(inbounds.id));
+  const latest = new Map<number, number>();
+  for (const r of rows) if (!latest.has(r.slipId!)) latest.set(r.slipId!, r.id);
+  return latest;
+}
+
+// ---- inbounds
+
+export async function listInbounds(db: Db, client: Client, filters: { statuses?: string[] }, page: Page): Promise<InboundRow[]> {
+  await completeDueInbounds(db, client);
+  const conditions = [eq(inbounds.clientId, client.id), gt(inbounds.id, page.cursor)];
+  if (filters.statuses) conditions.push(inArray(inbounds.status, filters.statuses));
+  return db
+    .select()
+    .from(inbounds)
+    .where(and(...conditions))
+    .orderBy(asc(inbounds.id))
+    .limit(page.size);
+}
+
+export async function findInbound(db: Db, client: Client, id: number): Promise<InboundRow | undefined> {
+  await completeDueInbounds(db, client);
+  const [row] = await db
+    .select()
+    .from(inbounds)
+    .where(and(eq(inbounds.clientId, client.id), eq(inbounds.id, id)));
+  return row;
+}
+
+export async function itemsOfInbounds(db: Db, inboundIds: number[]): Promise<InboundItemRow[]> {
+  if (!inboundIds.length) return [];
+  return db.select().from(inboundItems).where(inArray(inboundItems.inboundId, inboundIds)).orderBy(asc(inboundItems.id));
+}
+
+export async function findInboundItem(db: Db, clientId: number, id: number): Promise<InboundItemRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(inboundItems)
+    .where(and(eq(inboundItems.clientId, clientId), eq(inboundItems.id, id)));
+  return row;
+}
+
+/**
+ * Completes the CHECKED inbounds whose 2-hour window has passed on the client's clock, and the CHECKED packing slips
+ * whose inbounds are then all complete. Reads call it first, so completion needs no background job; the simulated
+ * warehouse calls it from its clock.
+ */
+export async function completeDueInbounds(db: Db, client: Client): Promise<void> {
+  const now = clientNow(client);
+  await db.transaction(async (tx) => {
+    const done = await tx
+      .update(inbounds)
+      .set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
+      .where(and(eq(inbounds.clientId, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
+      .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
+    for (const inbound of done)
+      await emitInboundEvent(tx as unknown as Db, client, inbound.id, inboundEvents.COMPLETED, inbound.completedOn!);
+    const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
+    if (!slipIds.length) return;
+    await tx
+      .update(inboundPackingSlips)
+      .set({
+        status: 'COMPLETED',
+        completedOn: sql`(select max(i.completed_on) from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id})`,
+      })
+      .where(
+        and(
+          eq(inboundPackingSlips.clientId, client.id),
+          inArray(inboundPackingSlips.id, slipIds),
+          eq(inboundPackingSlips.status, 'CHECKED'),
+          sql`not exists (select 1 from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id} and i.status <> 'COMPLETED')`,
+        ),
+      );
+  });
+}
+
+// ---- receipt
+
+export interface ReceivedQuantity {
+  sku: string;
+  quantity: number;
+}
+
+/** Timestamps an inbound gets on entering each status. */
+function inboundStatusFields(status: InboundStatus, now: Date): Partial<InboundRow> {
+  if (status === 'CHECKING') return { checkingOn: now };
+  if (status === 'CHECKED')
+    return { checkedOn: now, completesOn: new Date(now.getTime() + limits.checkedInboundAutoCompleteHours * 3_600_000) };
+  if (status === 'COMPLETED') return { completedOn: now };
+  return {};
+}
+
+/** The sandbox "measures" products at first receipt: plausible values derived from the id, so results are repeatable. */
+const measured = (id: number) => ({
+  weight: 50 + ((id * 7919) % 1950),
+  length: 50 + ((id * 31) % 450),
+  width: 30 + ((id * 17) % 300),
+  height: 10 + ((id * 13) % 200),
+});
+
+const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Receives goods of a packing slip in its warehouse: an inbound walks PROCESSING → CHECKING → CHECKED with its items,
+ * stock lands on pick locations with INBOUND mutations, the slip's received quantities and status follow, and products
+ * without weight and dimensions get them. `requested` (per sku; repeated skus summed) defaults to everything still
+ * expected; it may hold fewer, more, or skus not on the slip (they must be the client's products).
+ */
+export async function receivePackingSlip(db: Db, client: Client, slipId: number, requested?: ReceivedQuantity[]): Promise<number> {
+  await completeDueInbounds(db, client);
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const [slip] = await tx
+      .select()
+      .from(inboundPackingSlips)
+      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
+      .for('update');
+    if (!slip) throw domainError('404', `Inbound packing slip ${slipId} not found.`);
+    if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS')
+      throw domainError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
+    const slipItems = await tx
+      .select()
+      .from(inboundPackingSlipItems)
+      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id))
+      .orderBy(asc(inboundPackingSlipItems.id));
+
+    let lines: { productId: number; sku: string; quantity: number; slipItem?: PackingSlipItemRow }[];
+    if (!requested) {
+      lines = slipItems.map((i) => ({ productId: i.productId, sku: i.sku, quantity: Math.max(0, i.quantity - i.received), slipItem: i }));
+    } else {
+      const wanted = new Map<string, { quantity: number; index: number }>();
+      for (const [index, { sku, quantity }] of requested.entries()) {
+        wanted.set(sku, { quantity: (wanted.get(sku)?.quantity ?? 0) + quantity, index: wanted.get(sku)?.index ?? index });
+      }
+      const notOnSlip = [...wanted.keys()].filter((sku) => !slipItems.some((i) => i.sku === sku));
+      const extra = notOnSlip.length
+        ? await tx
+            .select({ id: products.id, sku: products.sku })
+            .from(products)
+            .where(and(eq(products.clientId, client.id), inArray(products.sku, notOnSlip)))
+        : [];
+      const problems = new ProblemCollector();
+      for (const sku of notOnSlip) {
+        if (!extra.some((p) => p.sku === sku))
+          problems.add('404-1', `SKU "${sku}" not found.`, { pointer: `/items/${wanted.get(sku)!.index}/sku` });
+      }
+      problems.throwIfAny();
+      lines = [...wanted].map(([sku, { quantity }]) => {
+        const slipItem = slipItems.find((i) => i.sku === sku);
+        return { productId: slipItem?.productId ?? extra.find((p) => p.sku === sku)!.id, sku, quantity, slipItem };
+      });
+    }
+    lines = lines.filter((l) => l.quantity > 0);
+    if (!lines.length) throw domainError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { pointer: '/items' });
+
+    const now = clientNow(client);
+    const productRows = await tx
+      .select()
+      .from(products)
+      .where(
+        and(
+          eq(products.clientId, client.id),
+          inArray(
+            products.id,
+            lines.map((l) => l.productId),
+          ),
+        ),
+      );
+    const [inbound] = await tx
+      .insert(inbounds)
+      .values({
+        clientId: client.id,
+        inboundPackingSlipId: slip.id,
+        reference: slip.reference,
+        status: 'PROCESSING',
+        receivedIn: slip.expectedIn,
+        createdOn: now,
+      })
+      .returning();
+    for (const line of lines) {
+      const product = productRows.find((p) => p.id === line.productId)!;
+      const lotNumber = product.hasLotNumber ? `LOT-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${inbound.id}` : null;
+      // Perishable goods arrive with a comfortable shelf life beyond the product's warning days.
+      const expirationDate = product.hasExpirationDate ? addDays(now, Math.max(365, (product.expirationDateWarning ?? 0) + 30)) : null;
+      const [item] = await tx
+        .insert(inboundItems)
+        .values({
+          clientId: client.id,
+          inboundId: inbound.id,
+          inboundPackingSlipItemId: line.slipItem?.id ?? null,
+          productId: product.id,
+          sku: line.sku,
+          quantity: line.quantity,
+          lotNumber,
+          expirationDate,
+        })
+        .returning({ id: inboundItems.id });
+      await putStock(
+        tx,
+        client,
+        pickLocation(slip.expectedIn, product.id),
+        { productId: product.id, sku: line.sku, quantity: line.quantity, lotNumber, expirationDate, inboundItemId: item.id },
+        { type: 'INBOUND', inboundItemId: item.id },
+        now,
+      );
+      if (line.slipItem) {
+        await tx
+          .update(inboundPackingSlipItems)
+          .set({ received: sql`${inboundPackingSlipItems.received} + ${line.quantity}` })
+          .where(eq(inboundPackingSlipItems.id, line.slipItem.id));
+      }
+      if (product.weight === null || product.length === null || product.width === null || product.height === null) {
+        const m = measured(product.id);
+        await tx
+          .update(products)
+          .set({
+            weight: product.weight ?? m.weight,
+            length: product.length ?? m.length,
+            width: product.width ?? m.width,
+            height: product.height ?? m.height,
+          })
+          .where(eq(products.id, product.id));
+      }
+    }
+
+    // The sandbox counts and matches at once: the inbound walks to CHECKED now, which starts its 2-hour window.
+    // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
+    // that location's check is the inbound.checkingUpdate between checking and checked.
+    const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
+    await emitInboundEvent(tx, client, inbound.id, inboundEvents.PROCESSING, now);
+    for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) {
+      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, client, inbound.id, inboundCheckingUpdateEvent, now);
+      await tx
+        .update(inbounds)
+        .set({ ...inboundStatusFields(status, now), status })
+        .where(eq(inbounds.id, inbound.id));
+      await emitInboundEvent(tx, client, inbound.id, inboundEvents[status], now);
+    }
+
+    const after = await tx
+      .select({ quantity: inboundPackingSlipItems.quantity, received: inboundPackingSlipItems.received })
+      .from(inboundPackingSlipItems)
+      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
+    const target: PackingSlipStatus = after.every((i) => i.received >= i.quantity) ? 'CHECKED' : 'IN_PROGRESS';
+    // Walking the table refuses a status the lifecycle does not allow from here.
+    if (target !== slip.status) pathBetween(packingSlipTransitions, slip.status as PackingSlipStatus, target);
+    await tx
+      .update(inboundPackingSlips)
+      .set({ status: target, receivedOn: slip.receivedOn ?? now })
+      .where(eq(inboundPackingSlips.id, slip.id));
+    return inbound.id;
+  });
+}

@@ -1,0 +1,133 @@
+// Order attachments: one-page A4 or A5 PDFs, checked by reading the document with pdf-lib (not by the file name) in a
+// worker thread, with bounds on time, heap and decoded bytes: a compression bomb is refused, never waited for.
+import { and, eq } from 'drizzle-orm';
+import { limits } from '@shopapi/contract';
+import { schema, type Db } from '../../platform/db/index.ts';
+import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
+import { storeParts } from '../../platform/file-parts.ts';
+import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
+
+const { orders, orderAttachments } = schema;
+
+/** Page sizes in PDF points (1/72 inch), portrait; landscape is accepted too. */
+const pageFormats = { A4: [595.28, 841.89], A5: [419.53, 595.28] } as const;
+const TOLERANCE = 3;
+
+function formatOf(width: number, height: number): keyof typeof pageFormats | undefined {
+  const [short, long] = width < height ? [width, height] : [height, width];
+  return (Object.keys(pageFormats) as (keyof typeof pageFormats)[]).find(
+    (f) => Math.abs(pageFormats[f][0] - short) <= TOLERANCE && Math.abs(pageFormats[f][1] - long) <= TOLERANCE,
+  );
+}
+
+/** Reads the PDF and returns its page format, or throws a 400 that says what is wrong. */
+export async function checkPdf(bytes: Buffer): Promise<string> {
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw domainError('400', 'The file is not a PDF document.', { pointer: '/file' });
+  let reading: Awaited<ReturnType<typeof readPdfPages>>;
+  try {
+    reading = await readPdfPages(bytes);
+  } catch (error) {
+    if (error instanceof PoolBusyError)
+      throw domainError('503', 'Too many files are being checked at the moment; send the attachment again in a few seconds.');
+    throw error;
+  }
+  // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
+  if (reading.outcome === 'unreadable') throw domainError('400', 'The PDF document could not be read.', { pointer: '/file' });
+  if (reading.outcome === 'expands') {
+    throw domainError(
+      '400',
+      `The PDF expands too much: its compressed streams decode to more than ${PDF_DECODED_BYTES_MAX / 1024 / 1024} MiB. Send a simpler document.`,
+      { pointer: '/file' },
+    );
+  }
+  if (reading.outcome === 'tooComplex') {
+    throw domainError(
+      '400',
+      `The PDF is too complex: reading it takes longer than ${FILE_CHECK_DEADLINE_MS / 1000} s or more memory than allowed. Send a simpler document.`,
+      { pointer: '/file' },
+    );
+  }
+  const { pages } = reading;
+  if (pages.length !== limits.attachmentMaxPages)
+    throw domainError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
+  const { width, height } = pages[0];
+  const format = formatOf(width, height);
+  if (!format)
+    throw domainError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, {
+      pointer: '/file',
+    });
+  return format;
+}
+
+export interface AttachmentInput {
+  filename: string;
+  contentType: 'application/pdf';
+  printStrategy?: 'REQUIRED' | 'BEST_EFFORT';
+  externalOrderNumber?: string;
+  orderId?: number;
+}
+
+/** What is known of the client's attachment, with its order's number; never its contents. Another client's is not there. */
+export async function findAttachment(db: Db, clientId: number, id: number) {
+  const [row] = await db
+    .select({
+      id: orderAttachments.id,
+      orderId: orderAttachments.orderId,
+      filename: orderAttachments.filename,
+      contentType: orderAttachments.contentType,
+      printStrategy: orderAttachments.printStrategy,
+      createdAt: orderAttachments.createdAt,
+      externalOrderNumber: orders.externalOrderNumber,
+    })
+    .from(orderAttachments)
+    .innerJoin(orders, eq(orders.id, orderAttachments.orderId))
+    .where(and(eq(orderAttachments.clientId, clientId), eq(orderAttachments.id, id)));
+  return row;
+}
+export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
+
+export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer) {
+  const problems = new ProblemCollector();
+  if (input.orderId === undefined && !input.externalOrderNumber)
+    problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { pointer: '/data' });
+  problems.throwIfAny();
+
+  let order: OrderRow | undefined;
+  if (input.orderId !== undefined) {
+    order = await requireOrder(db, clientId, input.orderId);
+    if (input.externalOrderNumber && input.externalOrderNumber !== order.externalOrderNumber) {
+      throw domainError('400', 'externalOrderNumber does not belong to the order in relationships.order.', {
+        pointer: '/data/attributes/externalOrderNumber',
+      });
+    }
+  } else {
+    [order] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, input.externalOrderNumber!)));
+    if (!order)
+      throw domainError('404-6', `No order with externalOrderNumber "${input.externalOrderNumber}".`, {
+        pointer: '/data/attributes/externalOrderNumber',
+      });
+  }
+  assertNotFulfilled(order, '422-1');
+  const pageFormat = await checkPdf(file);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(orderAttachments)
+      .values({
+        clientId,
+        orderId: order.id,
+        filename: input.filename,
+        contentType: input.contentType,
+        printStrategy: input.printStrategy ?? 'REQUIRED',
+        pageFormat,
+      })
+      .returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
+    await storeParts(tx as unknown as Db, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file);
+    return inserted;
+  });
+  return { id: row.id, createdAt: row.createdAt, order, printStrategy: input.printStrategy ?? 'REQUIRED' };
+}

@@ -1,0 +1,77 @@
+// The single image of a product: accepted by what its bytes are (magic numbers), never by the Content-Type header alone.
+// A large image is read in a worker thread and stored in parts (platform/file-parts.ts), so it never holds the event loop.
+import { and, eq } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { limits } from '@shopapi/contract';
+import { schema, type Db } from '../../platform/db/index.ts';
+import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
+import { storeParts } from '../../platform/file-parts.ts';
+import { productColumns, type ProductRow } from './service.ts';
+import { domainError } from '../../platform/errors.ts';
+
+const { products } = schema;
+
+/**
+ * The accepted types (png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop) as file-type reports them:
+ * x-png and pjpeg are older names of png and jpeg, x-photoshop is psd.
+ */
+const acceptedExtensions = new Set(['png', 'apng', 'jpg', 'gif', 'bmp', 'webp', 'psd']);
+
+export const imageTooLarge = () => domainError('400-8', `The image must be smaller than ${limits.productImageMaxBytes / 1024 / 1024} MiB.`);
+
+/**
+ * Up to this size the type is read here: file-type walks a PNG's chunks or a JPEG's segments, a few milliseconds for
+ * this much (v2's encodedImage is at most 100 KB), against a worker's round trip. Larger files go to a worker.
+ */
+const DETECT_IN_PROCESS_MAX_BYTES = 256 * 1024;
+
+async function detectType(content: Buffer) {
+  if (content.length <= DETECT_IN_PROCESS_MAX_BYTES) return fileTypeFromBuffer(content);
+  try {
+    return await detectFileType(content);
+  } catch (error) {
+    if (error instanceof PoolBusyError)
+      throw domainError('503', 'Too many files are being checked at the moment; send the image again in a few seconds.');
+    throw error;
+  }
+}
+
+/** The image's media type, read from its bytes; refuses what is not an accepted image. The size is the caller's limit (v3 or v2). */
+export async function imageContentType(content: Buffer): Promise<string> {
+  const detected = content.length ? await detectType(content) : undefined;
+  if (!detected || !acceptedExtensions.has(detected.ext)) {
+    throw domainError(
+      '400-8',
+      `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`,
+    );
+  }
+  return detected.mime;
+}
+
+export async function setProductImage(
+  db: Db,
+  clientId: number,
+  productId: number,
+  content: Buffer,
+): Promise<{ product: ProductRow; contentType: string }> {
+  // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
+  const [owned] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+  if (!owned) throw domainError('404', `Product ${productId} not found.`);
+  if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
+  const contentType = await imageContentType(content);
+  return db.transaction(async (tx) => {
+    // The update comes first: it locks the product, so two uploads for it store their parts one after the other.
+    const [product] = await tx
+      .update(products)
+      .set({ imageContentType: contentType, updatedAt: new Date() })
+      .where(and(eq(products.clientId, clientId), eq(products.id, productId)))
+      .returning(productColumns);
+    if (!product) throw domainError('404', `Product ${productId} not found.`);
+    // One image per product: the new one replaces the old.
+    await storeParts(tx as unknown as Db, { clientId, owner: 'productImage', ownerId: productId }, content);
+    return { product, contentType };
+  });
+}

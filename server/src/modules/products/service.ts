@@ -1,0 +1,395 @@
+// Products: what orders and inbound goods refer to by sku. The rules of create and update are checked on the product
+// as it would be stored, so both paths share them.
+import { and, asc, eq, getTableColumns, gt, inArray, ne, or, sql } from 'drizzle-orm';
+import { defaults, limits, productTypesWithParts } from '@shopapi/contract';
+import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import type { Page } from '../../platform/page.ts';
+import type { Metadata } from '../../platform/db/schema/orders.ts';
+import { storeParts } from '../../platform/file-parts.ts';
+import { domainError, ProblemCollector } from '../../platform/errors.ts';
+
+const { products, productParts, stock } = schema;
+
+export const productColumns = getTableColumns(products);
+export type ProductRow = typeof products.$inferSelect;
+export interface ProductPart {
+  partId: number;
+  quantity: number;
+}
+
+export interface HsCode {
+  country: string;
+  hsCode: string;
+}
+
+/** What a client may set on a product (v3 attribute names; v2 maps onto them). */
+export interface ProductChanges {
+  name?: string;
+  description?: string | null;
+  hasBarcode?: boolean;
+  barcode?: string | null;
+  status?: string;
+  stockLevelType?: string;
+  hasLotNumber?: boolean;
+  hasSerialNumber?: boolean;
+  hasExpirationDate?: boolean;
+  expirationDate?: string | null;
+  expirationDateMargin?: number | null;
+  expirationDateWarning?: number | null;
+  countryOfOrigin?: string | null;
+  hsCodes?: { country?: string; hsCode: string }[];
+  purchasePrice?: { currency?: string; amount: number }[];
+  metadata?: Metadata | null;
+  /** Read-only: accepted only when equal to the stored value (null before the first receipt). */
+  weight?: number | null;
+  length?: number | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+/** What v2 stores with a product in the same write: its v2-only fields (merged into products.legacy) and an image. */
+export interface ProductExtras {
+  legacy?: Record<string, unknown>;
+  image?: { content: Buffer; contentType: string };
+}
+
+const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknown> = {}) => ({
+  ...(extras.legacy ? { legacy: { ...storedLegacy, ...extras.legacy } } : {}),
+  ...(extras.image ? { imageContentType: extras.image.contentType } : {}),
+});
+
+/** The image's bytes go to file_parts, in the transaction that writes the product. */
+async function storeImage(tx: Db, clientId: number, productId: number, extras: ProductExtras) {
+  if (extras.image) await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, extras.image.content);
+}
+
+export interface NewProduct extends ProductChanges {
+  sku: string;
+  name: string;
+  type?: string;
+  parts?: { id: number | string; quantity: number }[];
+}
+
+const attribute = (name: string) => `/data/attributes/${name}`;
+const measurements = ['weight', 'length', 'width', 'height'] as const;
+
+/**
+ * Digits only, 6 to 12 of them; the XX entry is the default code. When the client sent no XX entry, it is copied from
+ * the EU entry, else the NL entry, else the first one.
+ */
+export function normalizeHsCodes(entries: { country?: string; hsCode: string }[], problems: ProblemCollector): HsCode[] {
+  const out = entries.map((entry, index) => {
+    const hsCode = entry.hsCode.replace(/[^0-9]/g, '');
+    if (hsCode.length < limits.hsCodeMinDigits || hsCode.length > limits.hsCodeMaxDigits) {
+      problems.add(
+        '400',
+        `hsCode must have ${limits.hsCodeMinDigits} to ${limits.hsCodeMaxDigits} digits; "${entry.hsCode}" has ${hsCode.length}.`,
+        { pointer: `${attribute('hsCodes')}/${index}/hsCode` },
+      );
+    }
+    return { country: entry.country ?? defaults.hsCodeCountry, hsCode };
+  });
+  const countries = out.map((e) => e.country);
+  countries.forEach((country, index) => {
+    if (countries.indexOf(country) !== index)
+      problems.add('400', `hsCodes has country ${country} twice.`, { pointer: `${attribute('hsCodes')}/${index}/country` });
+  });
+  if (out.length && !countries.includes(defaults.hsCodeCountry)) {
+    const source = out.find((e) => e.country === 'EU') ?? out.find((e) => e.country === 'NL') ?? out[0];
+    out.push({ country: defaults.hsCodeCountry, hsCode: source.hsCode });
+  }
+  return out;
+}
+
+/** The stored row a create or update would produce, before it is written. */
+type ProductState = Omit<ProductRow, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'legacy' | 'imageContentType' | 'costPrice'>;
+
+/** Rules on the product as it would be stored: barcode implies hasBarcode; perishable products need their dates. */
+function checkState(state: ProductState, problems: ProblemCollector) {
+  if (state.barcode) state.hasBarcode = true;
+  if (state.hasExpirationDate) {
+    if (state.expirationDate !== 'SCAN_AT_INBOUND')
+      problems.add('400', 'A perishable product (hasExpirationDate) needs expirationDate SCAN_AT_INBOUND.', {
+        pointer: attribute('expirationDate'),
+      });
+    if (!state.expirationDateMargin || state.expirationDateMargin < 1)
+      problems.add('400', 'A perishable product needs a positive expirationDateMargin (days).', {
+        pointer: attribute('expirationDateMargin'),
+      });
+    if (state.expirationDateWarning == null || (state.expirationDateMargin && state.expirationDateWarning < state.expirationDateMargin)) {
+      problems.add('400', 'A perishable product needs an expirationDateWarning of at least the expirationDateMargin (days).', {
+        pointer: attribute('expirationDateWarning'),
+      });
+    }
+  } else if (state.expirationDate) {
+    problems.add('400', 'expirationDate SCAN_AT_INBOUND is for perishable products: set hasExpirationDate too.', {
+      pointer: attribute('expirationDate'),
+    });
+  }
+}
+
+/** Weight and dimensions come from the warehouse: a client may only repeat what is stored. */
+function checkMeasurements(
+  changes: ProductChanges,
+  stored: Pick<ProductRow, (typeof measurements)[number]> | undefined,
+  problems: ProblemCollector,
+) {
+  for (const name of measurements) {
+    const sent = changes[name];
+    const current = stored?.[name] ?? null;
+    if (sent !== undefined && sent !== current) {
+      problems.add(
+        '409',
+        `${name} is measured by the warehouse at first receipt${current === null ? '' : ` (${current})`} and cannot be set.`,
+        { pointer: attribute(name) },
+      );
+    }
+  }
+}
+
+/** sku and barcode are unique per client: every clash in one answer. */
+async function checkUnique(
+  db: Db,
+  clientId: number,
+  sku: string | undefined,
+  barcode: string | null,
+  exceptId: number | undefined,
+  problems: ProblemCollector,
+) {
+  const clashes = [...(sku ? [eq(products.sku, sku)] : []), ...(barcode ? [eq(products.barcode, barcode)] : [])];
+  if (!clashes.length) return;
+  const rows = await db
+    .select({ id: products.id, sku: products.sku, barcode: products.barcode })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), or(...clashes), exceptId ? ne(products.id, exceptId) : undefined));
+  if (sku && rows.some((r) => r.sku === sku))
+    problems.add('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
+  if (barcode && rows.some((r) => r.barcode === barcode))
+    problems.add('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
+}
+
+/** Parts of a bundle or composite: existing products of the client, each once, that have no parts themselves. */
+async function resolveParts(
+  db: Db,
+  clientId: number,
+  type: string,
+  parts: NewProduct['parts'],
+  problems: ProblemCollector,
+): Promise<ProductPart[]> {
+  const pointer = '/data/relationships/parts';
+  const takesParts = (productTypesWithParts as readonly string[]).includes(type);
+  if (!takesParts) {
+    if (parts?.length)
+      problems.add('400', `Only ${productTypesWithParts.join(' and ')} products have parts; this one is ${type}.`, { pointer });
+    return [];
+  }
+  if (!parts?.length) {
+    problems.add('400', `A ${type} product needs its parts in relationships.parts.`, { pointer });
+    return [];
+  }
+  const ids = parts.map((p) => Number(p.id));
+  const found = await db
+    .select({ id: products.id, type: products.type })
+    .from(products)
+    .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
+  const typeOf = new Map(found.map((r) => [r.id, r.type]));
+  ids.forEach((id, index) => {
+    const at = `${pointer}/data/${index}`;
+    if (ids.indexOf(id) !== index) problems.add('400', `Part ${id} is listed twice.`, { pointer: at });
+    else if (!typeOf.has(id)) problems.add('400', `Part ${id} is not one of your products.`, { pointer: `${at}/id` });
+    else if ((productTypesWithParts as readonly string[]).includes(typeOf.get(id)!))
+      problems.add('400', `Part ${id} is a ${typeOf.get(id)} product itself; parts cannot have parts.`, { pointer: `${at}/id` });
+  });
+  return parts.map((p, index) => ({ partId: ids[index], quantity: p.quantity }));
+}
+
+function uniqueViolation(error: unknown, sku: string, barcode: string | null) {
+  if (isUniqueViolation(error, 'products_client_sku_key'))
+    return domainError('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
+  if (isUniqueViolation(error, 'products_client_barcode_key'))
+    return domainError('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
+  return error;
+}
+
+/** The stored values for the attributes a client sent; omitted ones keep `base`. */
+function applyChanges(base: ProductState, changes: ProductChanges, problems: ProblemCollector): ProductState {
+  const pick = <K extends keyof ProductState>(key: K, value: ProductState[K] | undefined) => (value === undefined ? base[key] : value);
+  return {
+    ...base,
+    name: pick('name', changes.name),
+    description: pick('description', changes.description),
+    hasBarcode: pick('hasBarcode', changes.hasBarcode),
+    barcode: pick('barcode', changes.barcode),
+    status: pick('status', changes.status),
+    stockLevelType: pick('stockLevelType', changes.stockLevelType),
+    hasLotNumber: pick('hasLotNumber', changes.hasLotNumber),
+    hasSerialNumber: pick('hasSerialNumber', changes.hasSerialNumber),
+    hasExpirationDate: pick('hasExpirationDate', changes.hasExpirationDate),
+    expirationDate: pick('expirationDate', changes.expirationDate),
+    expirationDateMargin: pick('expirationDateMargin', changes.expirationDateMargin),
+    expirationDateWarning: pick('expirationDateWarning', changes.expirationDateWarning),
+    countryOfOrigin: pick('countryOfOrigin', changes.countryOfOrigin),
+    hsCodes: changes.hsCodes === undefined ? base.hsCodes : normalizeHsCodes(changes.hsCodes, problems),
+    purchasePrice:
+      changes.purchasePrice === undefined
+        ? base.purchasePrice
+        : changes.purchasePrice.map((p) => ({ currency: p.currency ?? defaults.currency, amount: p.amount })),
+    metadata: changes.metadata === undefined ? base.metadata : (changes.metadata ?? {}),
+  };
+}
+
+export async function createProduct(db: Db, clientId: number, input: NewProduct, extras: ProductExtras = {}): Promise<ProductRow> {
+  const problems = new ProblemCollector();
+  const type = input.type ?? 'DEFAULT';
+  const initial: ProductState = {
+    sku: input.sku,
+    name: input.name,
+    type,
+    description: null,
+    hasBarcode: false,
+    barcode: null,
+    status: 'AVAILABLE',
+    stockLevelType: 'AVAILABLE',
+    hasLotNumber: false,
+    hasSerialNumber: false,
+    hasExpirationDate: false,
+    expirationDate: null,
+    expirationDateMargin: null,
+    expirationDateWarning: null,
+    countryOfOrigin: null,
+    hsCodes: [],
+    purchasePrice: [],
+    metadata: {},
+    weight: null,
+    length: null,
+    width: null,
+    height: null,
+  };
+  const state = applyChanges(initial, input, problems);
+  checkState(state, problems);
+  checkMeasurements(input, undefined, problems);
+  try {
+    return await db.transaction(async (tx) => {
+      await checkUnique(tx as unknown as Db, clientId, state.sku, state.barcode, undefined, problems);
+      const parts = await resolveParts(tx as unknown as Db, clientId, type, input.parts, problems);
+      problems.throwIfAny();
+      const [row] = await tx
+        .insert(products)
+        .values({ ...state, clientId, ...extraColumns(extras) })
+        .returning(productColumns);
+      if (parts.length)
+        await tx.insert(productParts).values(parts.map((p) => ({ clientId, productId: row.id, partId: p.partId, quantity: p.quantity })));
+      await storeImage(tx as unknown as Db, clientId, row.id, extras);
+      return row;
+    });
+  } catch (error) {
+    throw uniqueViolation(error, state.sku, state.barcode);
+  }
+}
+
+/** Units of the product lying anywhere in a warehouse. */
+async function stockQuantity(db: Db, clientId: number, productId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${stock.quantity}), 0)::int` })
+    .from(stock)
+    .where(and(eq(stock.clientId, clientId), eq(stock.productId, productId)));
+  return Number(row?.total ?? 0);
+}
+
+export async function updateProduct(
+  db: Db,
+  clientId: number,
+  id: number,
+  changes: ProductChanges & { sku?: string; type?: string },
+  extras: ProductExtras = {},
+): Promise<ProductRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      // Locked, so a receipt cannot slip in between the stock check and the barcode change.
+      const [stored] = await tx
+        .select(productColumns)
+        .from(products)
+        .where(and(eq(products.clientId, clientId), eq(products.id, id)))
+        .for('update');
+      if (!stored) throw domainError('404', `Product ${id} not found.`);
+      const problems = new ProblemCollector();
+      if (changes.sku !== undefined && changes.sku !== stored.sku)
+        problems.add('400', 'sku cannot be changed.', { pointer: attribute('sku') });
+      if (changes.type !== undefined && changes.type !== stored.type)
+        problems.add('400', 'type cannot be changed.', { pointer: attribute('type') });
+      const {
+        id: _id,
+        clientId: _clientId,
+        createdAt: _createdAt,
+        updatedAt: _updatedAt,
+        legacy: _legacy,
+        imageContentType: _imageType,
+        costPrice: _costPrice,
+        ...current
+      } = stored;
+      const state = applyChanges(current, changes, problems);
+      checkState(state, problems);
+      checkMeasurements(changes, stored, problems);
+      if ((state.barcode ?? null) !== (stored.barcode ?? null)) {
+        await checkUnique(tx as unknown as Db, clientId, undefined, state.barcode, id, problems);
+        const units = await stockQuantity(tx as unknown as Db, clientId, id);
+        if (units > 0)
+          problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { pointer: attribute('barcode') });
+      }
+      problems.throwIfAny();
+      const [row] = await tx
+        .update(products)
+        .set({ ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() })
+        .where(and(eq(products.clientId, clientId), eq(products.id, id)))
+        .returning(productColumns);
+      await storeImage(tx as unknown as Db, clientId, id, extras);
+      return row;
+    });
+  } catch (error) {
+    throw uniqueViolation(error, changes.sku ?? '', changes.barcode ?? null);
+  }
+}
+
+export async function findProduct(db: Db, clientId: number, id: number): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .select(productColumns)
+    .from(products)
+    .where(and(eq(products.clientId, clientId), eq(products.id, id)));
+  return row;
+}
+
+export async function requireProduct(db: Db, clientId: number, id: number): Promise<ProductRow> {
+  const row = await findProduct(db, clientId, id);
+  if (!row) throw domainError('404', `Product ${id} not found.`);
+  return row;
+}
+
+export async function listProducts(
+  db: Db,
+  clientId: number,
+  filters: { skus?: string[]; barcodes?: string[] },
+  page: Page,
+): Promise<ProductRow[]> {
+  const conditions = [eq(products.clientId, clientId), gt(products.id, page.cursor)];
+  if (filters.skus) conditions.push(inArray(products.sku, filters.skus));
+  if (filters.barcodes) conditions.push(inArray(products.barcode, filters.barcodes));
+  return db
+    .select(productColumns)
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(asc(products.id))
+    .limit(page.size);
+}
+
+/** The parts of each product, by product id, in the order they were given. */
+export async function partsOf(db: Db, clientId: number, productIds: number[]): Promise<Map<number, ProductPart[]>> {
+  const out = new Map<number, ProductPart[]>(productIds.map((id) => [id, []]));
+  if (!productIds.length) return out;
+  const rows = await db
+    .select()
+    .from(productParts)
+    .where(and(eq(productParts.clientId, clientId), inArray(productParts.productId, productIds)))
+    .orderBy(asc(productParts.id));
+  for (const r of rows) out.get(r.productId)?.push({ partId: r.partId, quantity: r.quantity });
+  return out;
+}

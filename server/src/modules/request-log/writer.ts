@@ -1,0 +1,135 @@
+// Writes request log entries after their answers, in batches, off the request's path: a call never waits for its log
+// entry and never fails because of it. Memory is bounded; each client keeps its newest entries, none older than the age.
+import { and, desc, eq, inArray, lt, lte } from 'drizzle-orm';
+import { schema, type Db } from '../../platform/db/index.ts';
+
+const { requestLog } = schema;
+
+export type RequestLogEntry = typeof requestLog.$inferInsert;
+
+export interface RequestLogOptions {
+  /** Entries each client keeps; 0 turns the log off. */
+  maxPerClient: number;
+  maxAgeSeconds: number;
+  /** Bytes of entries waiting in memory at most; entries beyond are dropped (and counted) until a write catches up. */
+  pendingBytesMax?: number;
+  /** Wait this long after the first entry of a batch, so one statement writes many. */
+  flushDelayMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const batchRowsMax = 500;
+const batchBytesMax = 8 * 1024 * 1024;
+
+const sizeOf = (entry: RequestLogEntry) =>
+  512 + (entry.url.length + (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0)) * 2;
+
+export class RequestLogWriter {
+  private pending: RequestLogEntry[] = [];
+  private pendingBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private ageTimer: NodeJS.Timeout | undefined;
+  /** Entries dropped because memory was full or a write failed. */
+  dropped = 0;
+  private readonly pendingBytesMax: number;
+  private readonly flushDelayMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: RequestLogOptions,
+  ) {
+    this.pendingBytesMax = opts.pendingBytesMax ?? 64 * 1024 * 1024;
+    this.flushDelayMs = opts.flushDelayMs ?? 50;
+  }
+
+  get enabled(): boolean {
+    return this.opts.maxPerClient > 0;
+  }
+
+  /** Queues an entry; returns at once. */
+  add(entry: RequestLogEntry): void {
+    if (!this.enabled) return;
+    const size = sizeOf(entry);
+    if (this.pendingBytes + size > this.pendingBytesMax) {
+      this.dropped++;
+      return;
+    }
+    this.pending.push(entry);
+    this.pendingBytes += size;
+    if (!this.timer && !this.writing) this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
+  }
+
+  /** Writes everything queued so far; resolves when it is in the database (or dropped after an error). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.writing) await this.writing;
+    if (!this.pending.length) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writing = this.write(batch).finally(() => {
+      this.writing = undefined;
+      if (this.pending.length && !this.timer) this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
+    });
+    await this.writing;
+  }
+
+  private async write(batch: RequestLogEntry[]): Promise<void> {
+    try {
+      for (let start = 0; start < batch.length; ) {
+        let end = start;
+        let bytes = 0;
+        while (end < batch.length && end - start < batchRowsMax && (bytes === 0 || bytes + sizeOf(batch[end]) <= batchBytesMax))
+          bytes += sizeOf(batch[end++]);
+        await this.db.insert(requestLog).values(batch.slice(start, end));
+        start = end;
+      }
+      for (const clientId of new Set(batch.map((e) => e.clientId))) await this.keepNewest(clientId);
+    } catch (error) {
+      this.dropped += batch.length;
+      this.opts.onError?.(error);
+    }
+  }
+
+  /** Deletes a client's entries beyond its newest maxPerClient. */
+  private async keepNewest(clientId: number): Promise<void> {
+    const [oldestKept] = await this.db
+      .select({ id: requestLog.id })
+      .from(requestLog)
+      .where(eq(requestLog.clientId, clientId))
+      .orderBy(desc(requestLog.id))
+      .offset(this.opts.maxPerClient - 1)
+      .limit(1);
+    if (oldestKept) await this.db.delete(requestLog).where(and(eq(requestLog.clientId, clientId), lt(requestLog.id, oldestKept.id)));
+  }
+
+  /** Deletes entries older than the age limit, a bounded number per statement so no statement holds locks long. */
+  async deleteExpired(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.opts.maxAgeSeconds * 1000);
+    let deleted = 0;
+    for (;;) {
+      const ids = this.db.select({ id: requestLog.id }).from(requestLog).where(lte(requestLog.receivedAt, before)).limit(5000);
+      const rows = await this.db.delete(requestLog).where(inArray(requestLog.id, ids)).returning({ id: requestLog.id });
+      deleted += rows.length;
+      if (rows.length < 5000) return deleted;
+    }
+  }
+
+  /** Deletes expired entries now and every intervalMs (unref'd: it never keeps the process alive). */
+  startExpiry(intervalMs = 60_000): void {
+    if (!this.enabled || this.ageTimer) return;
+    const run = () => void this.deleteExpired().catch((error) => this.opts.onError?.(error));
+    run();
+    this.ageTimer = setInterval(run, intervalMs);
+    this.ageTimer.unref();
+  }
+
+  /** Stops the timers and writes what is queued. */
+  async close(): Promise<void> {
+    clearInterval(this.ageTimer);
+    this.ageTimer = undefined;
+    await this.flush();
+  }
+}
