@@ -1,4 +1,4 @@
-// Every server test runs twice: once on embedded PGlite, once on a real PostgreSQL started for the run.
+// Every server test (server/test for the APIs end to end, server/src/**/*.test.ts beside the code they test) runs twice: once on embedded PGlite, once on a real PostgreSQL started for the run.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -13,8 +13,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['server/test/**/*.test.ts', 'contract/test/**/*.test.ts'],
-          exclude: ['server/test/**/*.postgres.test.ts'],
+          include: ['server/test/**/*.test.ts', 'server/src/**/*.test.ts', 'contract/test/**/*.test.ts'],
+          exclude: ['server/**/*.postgres.test.ts'],
           env: { TEST_DB: 'pglite' },
         },
       },
@@ -22,7 +22,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['server/test/**/*.test.ts'],
+          include: ['server/test/**/*.test.ts', 'server/src/**/*.test.ts'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['server/test/support/global-postgres.ts'],
         },
