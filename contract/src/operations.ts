@@ -31,7 +31,7 @@ function strictQuery(op: Operation): Operation {
   return { ...op, query: Type.Object({ ...op.query?.properties }, { additionalProperties: false }) };
 }
 
-export const operations: Operation[] = [
+const declared = [
   ...authOperations,
   ...orderOperations,
   ...shipmentOperations,
@@ -51,7 +51,14 @@ export const operations: Operation[] = [
   ...v2ProductOperations,
   ...v2StockOperations,
   ...v2PurchaseOrderOperations,
-].map(strictQuery);
+];
+
+export const operations: Operation[] = declared.map(strictQuery);
+
+/** Every operation with its own static type: its id and schemas (strictQuery changes no static type). */
+export type ContractOperation = (typeof declared)[number];
+export type OperationId = ContractOperation['operationId'];
+export type OperationOf<Id extends OperationId> = Extract<ContractOperation, { operationId: Id }>;
 
 export function operationById(operationId: string): Operation {
   const op = operations.find((o) => o.operationId === operationId);

@@ -22,29 +22,12 @@ import { hostPlugin } from './api/shared/host.ts';
 import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
 import { baseUrl } from './api/shared/query.ts';
 import type { AppContext } from './api/shared/context.ts';
-import { authRoutes } from './api/auth/routes.ts';
-import { orderRoutes } from './api/v3/orders.ts';
-import { shipmentRoutes } from './api/v3/shipments.ts';
-import { productRoutes } from './api/v3/products.ts';
-import { webhookRoutes } from './api/v3/webhooks.ts';
-import { referenceCollectionRoutes } from './api/v3/reference-collections.ts';
-import { attachmentRoutes } from './api/v3/attachments.ts';
-import { webhookDeliveryRoutes } from './api/v3/webhook-deliveries.ts';
-import { sandboxRoutes } from './api/sandbox/controls.ts';
-import { sandboxSettingsRoutes } from './api/sandbox/settings.ts';
-import { sandboxRequestRoutes } from './api/sandbox/requests.ts';
 import { useEventRepresentation } from './modules/webhooks/payloads.ts';
 import { v3EventRepresentation } from './api/v3/event-representation.ts';
-import { stockRoutes } from './api/v3/stock.ts';
-import { inboundRoutes } from './api/v3/inbound.ts';
-import { returnRoutes } from './api/v3/returns.ts';
-import { v2BodyPlugin } from './api/v2/body.ts';
-import { v2OrderRoutes } from './api/v2/orders.ts';
-import { v2ShipmentRoutes } from './api/v2/shipments.ts';
-import { v2ReturnRoutes } from './api/v2/returns.ts';
-import { v2ProductRoutes } from './api/v2/products.ts';
-import { v2StockRoutes } from './api/v2/stock.ts';
-import { v2PurchaseOrderRoutes } from './api/v2/purchase-orders.ts';
+import { authApiPlugin } from './api/auth/plugin.ts';
+import { v3Plugin } from './api/v3/plugin.ts';
+import { sandboxPlugin } from './api/sandbox/plugin.ts';
+import { v2Plugin } from './api/v2/plugin.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 
@@ -112,34 +95,19 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(formBodyPlugin);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
+  await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(jsonApiPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
-  await app.register(v2BodyPlugin);
 
   const listeningBase = listeningBaseOf(config);
   composeModules(config);
   const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
-  authRoutes(app, context);
-  orderRoutes(app, context);
-  shipmentRoutes(app, context);
-  productRoutes(app, context);
-  webhookRoutes(app, context);
-  referenceCollectionRoutes(app, context);
-  attachmentRoutes(app, context);
-  webhookDeliveryRoutes(app, context);
-  sandboxRoutes(app, context);
-  sandboxSettingsRoutes(app, context);
-  sandboxRequestRoutes(app, context);
-  stockRoutes(app, context);
-  inboundRoutes(app, context);
-  returnRoutes(app, context);
-  v2OrderRoutes(app, context);
-  v2ShipmentRoutes(app, context);
-  v2ReturnRoutes(app, context);
-  v2ProductRoutes(app, context);
-  v2StockRoutes(app, context);
-  v2PurchaseOrderRoutes(app, context);
+  // Each API is an encapsulated plugin with its own error format and parsers; what is left for the root (jsonApiPlugin)
+  // is the fallback for requests none of them owns.
+  await app.register(authApiPlugin, context);
+  await app.register(v3Plugin, context);
+  await app.register(sandboxPlugin, context);
+  await app.register(v2Plugin, context);
 
   await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir });
   return app;

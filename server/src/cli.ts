@@ -14,6 +14,7 @@ import { ControlCommandError, type ControlRequest } from './platform/control-soc
 import { serializeError } from './platform/log-serializers.ts';
 import { createDemoProducts } from './modules/clients/demo.ts';
 import { settingsFromDocument } from './api/sandbox/settings.ts';
+import { locating } from './api/v3/problem-pointers.ts';
 import { DomainError } from './platform/errors.ts';
 
 const usage = `Usage:
@@ -41,7 +42,8 @@ const commands = {
   'client create': async (db: Db, args: Record<string, string>) => {
     try {
       const settings = args.settings === undefined ? undefined : settingsFromDocument(JSON.parse(args.settings));
-      const client = await createClient(db, { username: args.username, password: args.password, settings });
+      const creation = createClient(db, { username: args.username, password: args.password, settings: settings?.input });
+      const client = settings ? await locating(settings.locate, creation) : await creation;
       return { id: client.id, username: client.username };
     } catch (error) {
       if (error instanceof DomainError)

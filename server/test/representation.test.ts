@@ -2,7 +2,15 @@
 // or as an include of its parent. Generated from the contract: every v3 GET operation is called (with and without all
 // its include paths), then every self link found; the bytes of each resource in each answer are compared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc } from 'drizzle-orm';
 import { operations, type Operation } from '@shopapi/contract';
+import { schema } from '../src/platform/db/index.ts';
+import { addressDocuments, addressResource } from '../src/api/v3/representation/addresses.ts';
+import { orderItemDocuments, orderItemResource } from '../src/api/v3/representation/order-items.ts';
+import { orderDocuments, orderResource } from '../src/api/v3/representation/orders.ts';
+import { pickUpPointDocuments, pickUpPointResource } from '../src/api/v3/representation/pick-up-points.ts';
+import { shipmentItemDocuments, shipmentItemResource } from '../src/api/v3/representation/shipment-items.ts';
+import { shipmentDocuments, shipmentResource } from '../src/api/v3/representation/shipments.ts';
 import { startSandbox, type Answer, type TestSandbox } from './support/sandbox.ts';
 import { buildWorld, pathFor, type World } from './support/world.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
@@ -119,4 +127,66 @@ describe('one resource, one representation', () => {
     // Every resource has a read of its own (server/test/self-links.test.ts follows every link).
     expect([...new Set(unresolved)]).toEqual([]);
   }, 120_000);
+
+  it('writes with the SQL fast path exactly what the TypeScript mapper writes, for every type that has both', async () => {
+    // Every row of the database (the world and the tricky order above, shipped), both ways, compared as bytes.
+    const { db } = sb.database;
+    const { orders, orderItems, addresses, pickUpPoints, orderAttachments, shipments, shipmentItems } = schema;
+    const base = 'http://sandbox.test';
+    const bytes = (resources: object[]) => resources.map((resource) => JSON.stringify(resource));
+    const idsOf = <R extends { id: number }>(rows: R[], owner: (row: R) => number | null, id: number) =>
+      rows.filter((row) => owner(row) === id).map((row) => row.id);
+    const [orderRows, itemRows, addressRows, pointRows, attachmentRows, shipmentRows, shipmentItemRows] = await Promise.all([
+      db.select().from(orders).orderBy(asc(orders.id)),
+      db.select().from(orderItems).orderBy(asc(orderItems.id)),
+      db.select().from(addresses).orderBy(asc(addresses.id)),
+      db.select().from(pickUpPoints).orderBy(asc(pickUpPoints.id)),
+      db.select().from(orderAttachments).orderBy(asc(orderAttachments.id)),
+      db.select().from(shipments).orderBy(asc(shipments.id)),
+      db.select().from(shipmentItems).orderBy(asc(shipmentItems.id)),
+    ]);
+    for (const rows of [orderRows, itemRows, addressRows, pointRows, shipmentRows, shipmentItemRows])
+      expect(rows.length).toBeGreaterThan(0);
+    expect(
+      shipmentRows.some((s) => s.tracking && s.colli.length),
+      'a shipped shipment',
+    ).toBe(true);
+
+    const { data: sqlOrders } = await orderDocuments(db, db.select({ id: orders.id }).from(orders), new Set(), base);
+    const mappedOrders = orderRows.map((o) =>
+      orderResource(
+        o,
+        {
+          pickUpPointId: pointRows.find((p) => p.orderId === o.id)?.id ?? null,
+          orderItemIds: idsOf(itemRows, (i) => i.orderId, o.id),
+          orderAttachmentIds: idsOf(attachmentRows, (a) => a.orderId, o.id),
+        },
+        base,
+      ),
+    );
+    expect(bytes(sqlOrders)).toEqual(bytes(mappedOrders));
+
+    const { data: sqlShipments } = await shipmentDocuments(db, db.select({ id: shipments.id }).from(shipments), false, base);
+    const mappedShipments = shipmentRows.map((s) =>
+      shipmentResource(
+        s,
+        idsOf(shipmentItemRows, (i) => i.shipmentId, s.id),
+        base,
+      ),
+    );
+    expect(bytes(sqlShipments)).toEqual(bytes(mappedShipments));
+
+    expect(bytes(await orderItemDocuments(db, db.select({ id: orderItems.id }).from(orderItems), base))).toEqual(
+      bytes(itemRows.map((i) => orderItemResource(i, base))),
+    );
+    expect(bytes(await addressDocuments(db, db.select({ id: addresses.id }).from(addresses), base))).toEqual(
+      bytes(addressRows.map((a) => addressResource(a, base))),
+    );
+    expect(bytes(await pickUpPointDocuments(db, db.select({ id: pickUpPoints.id }).from(pickUpPoints), base))).toEqual(
+      bytes(pointRows.map((p) => pickUpPointResource(p, base))),
+    );
+    expect(bytes(await shipmentItemDocuments(db, db.select({ id: shipmentItems.id }).from(shipmentItems), base))).toEqual(
+      bytes(shipmentItemRows.map((i) => shipmentItemResource(i, base))),
+    );
+  });
 });

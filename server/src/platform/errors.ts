@@ -2,12 +2,20 @@
 // nothing about HTTP. Each API renders them in its own format (JSON:API errors, the v2 envelope).
 import { errorCatalogue, type ErrorCode } from '@shopapi/contract';
 
+/** Where in a value a problem is: keys and array indexes from its root, as in ['items', 0, 'sku']. */
+export type FieldPath = readonly (string | number)[];
+
 export interface Problem {
   code: ErrorCode;
   detail: string;
-  /** A JSON pointer into the request document. */
+  /** Where in the input the service was given the problem is; each API turns it into a place in its own request. */
+  path?: FieldPath;
+  /** A JSON pointer into the request document: set by an API (from the path, or for a problem of the document itself). */
   pointer?: string;
   parameter?: string;
+  /** The stored entity the problem is about (the order that already has this number); an API may link to it. */
+  existing?: { type: 'order'; id: number };
+  /** A link to that entity, set by an API. */
   related?: string;
 }
 

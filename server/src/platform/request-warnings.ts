@@ -1,5 +1,6 @@
 // What the server did with a request beyond what the client asked: keys it ignored, deprecated names it read, values it
 // converted, defaults it filled in. Collected per request, answered in Sandbox-Warning headers and kept in the request log.
+import type { FieldPath } from './errors.ts';
 
 export interface RequestWarning {
   /** ignored: a key the server does not read; alias: a deprecated name; coerced: a value converted; default: a value filled in. */
@@ -30,3 +31,10 @@ export class Warnings {
 export const noWarnings: Pick<Warnings, 'add'> = { add() {} };
 
 export type WarningSink = Pick<Warnings, 'add'>;
+
+/** What a service notes warnings into: places are field paths of the input it was given; each API maps them to its own. */
+export interface InputWarnings {
+  add(kind: RequestWarning['kind'], detail: string, path?: FieldPath): void;
+}
+
+export const noInputWarnings: InputWarnings = { add() {} };

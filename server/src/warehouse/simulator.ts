@@ -1,14 +1,15 @@
 // The simulated warehouse, driven by each client's clock: what falls due runs in order, whether the clock moves by
 // real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
-import { and, asc, eq, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { schema, type Db } from '../platform/db/index.ts';
 import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { completeDueInbounds, receivePackingSlip } from '../modules/inbound/service.ts';
-import { createShipment, runNextShipmentStep } from './outbound.ts';
+import { ordersToStart, startOrder } from '../modules/shipments/service.ts';
+import { runNextShipmentStep, scheduleFirstMove } from './outbound.ts';
 import { updateExpirationStatuses } from './expiration.ts';
 
-const { clients, orders, shipments, inboundPackingSlips } = schema;
+const { clients, inboundPackingSlips } = schema;
 
 export interface WarehouseOptions {
   /** Seconds of the client's clock between two moves of a shipment. */
@@ -24,36 +25,11 @@ const asClient = (row: typeof clients.$inferSelect): Client => ({
 
 /** Starts a shipment for every order the warehouse can work on now; each order in its own transaction. */
 async function startOrders(db: Db, client: Client, now: Date, opts: WarehouseOptions) {
-  const underWay = db
-    .select({ orderId: shipments.orderId })
-    .from(shipments)
-    .where(and(eq(shipments.clientId, client.id), sql`${shipments.status} <> 'SHIPPED'`));
-  const candidates = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.clientId, client.id),
-        eq(orders.onHold, false),
-        eq(orders.isValid, true),
-        sql`${orders.fulfilledAt} is null`,
-        notInArray(orders.id, underWay),
-      ),
-    )
-    .orderBy(asc(orders.id));
-  for (const { id } of candidates) {
+  for (const id of await ordersToStart(db, client.id)) {
     await db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      // Another process may be starting the same order: it holds the row, this one skips it.
-      const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for('update', { skipLocked: true });
-      if (!order || order.onHold || !order.isValid || order.fulfilledAt) return;
-      const [busy] = await tx
-        .select({ id: shipments.id })
-        .from(shipments)
-        .where(and(eq(shipments.orderId, id), sql`${shipments.status} <> 'SHIPPED'`))
-        .limit(1);
-      if (busy) return;
-      await createShipment(tx, client, order, now, { force: false, stepSeconds: opts.stepSeconds });
+      const shipment = await startOrder(tx, client, id, now);
+      if (shipment) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
     });
   }
 }

@@ -1,9 +1,7 @@
-// Token, status and settings: the calls v3 and v2 share, all answering in the v2 style.
+// Token, status and settings: the calls v3 and v2 share. /token answers errors OAuth-style, the others in the v2 style.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { readinessMessages, tokenErrors, v2Messages, type TokenRequest } from '@shopapi/contract';
+import { readinessMessages, tokenErrors, v2Messages } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
-import { sendError } from '../shared/jsonapi.ts';
 import { tokenThrottle } from './token-throttle.ts';
 import { issueToken } from '../../modules/clients/tokens.ts';
 import { settingsOf } from '../../modules/reference/settings.ts';
@@ -14,14 +12,14 @@ import { DomainError } from '../../platform/errors.ts';
 /** Below the usual probe timeout (Kubernetes: 1 s default, nginx/HAProxy checks: a few seconds). */
 const readinessTimeoutMs = 900;
 
-export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
+export function tokenRoutes(app: FastifyInstance, { db, config }: AppContext) {
   const throttle = tokenThrottle(db, {
     windowSeconds: config.tokenThrottleWindowSeconds,
     perUsernameAndAddress: config.tokenFailuresPerUsernameAndAddress,
     perAddress: config.tokenFailuresPerAddress,
     perUsername: config.tokenFailuresPerUsername,
   });
-  route<Static<typeof TokenRequest>>(app, 'requestToken', async (request, reply) => {
+  route(app, 'requestToken', async (request, reply) => {
     const { grant_type: grantType, username, password } = request.body;
     if (grantType && grantType !== 'password')
       throw new DomainError(
@@ -33,7 +31,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
     if (!attempt.allowed) {
       reply.header('retry-after', attempt.retryAfterSeconds);
       const detail = `Too many failed attempts to sign in; try again in ${attempt.retryAfterSeconds} seconds.`;
-      return sendError(request, reply, 429, [{ code: '429', detail }], tokenErrors.invalidRequest(detail));
+      throw new DomainError({ code: '429', detail }, { result: tokenErrors.invalidRequest(detail) });
     }
     // An error in the check ends the attempt as a failure, so its place is not held until the window ends.
     const issued = await issueToken(db, username, password, config.tokenLifetimeSeconds).catch(async (error: unknown) => {
@@ -47,7 +45,9 @@ export function authRoutes(app: FastifyInstance, { db, config }: AppContext) {
     request.client = issued.client;
     return issued.token;
   });
+}
 
+export function statusRoutes(app: FastifyInstance, { db }: AppContext) {
   const status = async () => ({ messageCode: 'OK', message: v2Messages.status, result: null });
   route(app, 'getStatus', status);
   route(app, 'getStatusV2', status);

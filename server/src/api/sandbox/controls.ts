@@ -1,13 +1,12 @@
 // Sandbox controls over the simulated warehouse: the client's clock, shipping an order now, one shipment's steps, returns.
 import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
-import { clientNow } from '../../modules/clients/service.ts';
 import { shipmentById } from '../../modules/shipments/service.ts';
 import { advanceClock, type WarehouseOptions } from '../../warehouse/simulator.ts';
-import { advanceShipment, failShipmentNow, returnShipment, shipNow, type ReturnedGoods } from '../../warehouse/sandbox.ts';
-import { returnItemResource } from '../v3/resources.ts';
-import { shipmentDocuments } from '../v3/json-documents.ts';
+import { advanceShipment, failShipmentNow, returnShipment, shipNow } from '../../warehouse/sandbox.ts';
+import { clockResource, returnItemResource, shipmentDocuments } from '../v3/representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
+import { bodyPointer, locating } from '../v3/problem-pointers.ts';
 
 export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {
   const warehouse: WarehouseOptions = { stepSeconds: config.sandboxStepSeconds };
@@ -21,15 +20,9 @@ export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
     return { data: shipment, included };
   }
 
-  route<{ seconds: number }>(app, 'sandboxAdvanceClock', async (request) => {
+  route(app, 'sandboxAdvanceClock', async (request) => {
     const client = await advanceClock(db, request.client.id, request.body.seconds, warehouse);
-    return {
-      data: {
-        type: 'clock',
-        id: client.id,
-        attributes: { now: clientNow(client).toISOString(), offsetSeconds: client.clockOffsetSeconds },
-      },
-    };
+    return { data: clockResource(client) };
   });
 
   route(app, 'sandboxShipOrder', async (request) =>
@@ -46,8 +39,8 @@ export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
     return shipmentDocument(request, request.params.id);
   });
 
-  route<{ items: ReturnedGoods[] }>(app, 'sandboxReturnShipment', async (request) => {
-    const items = await returnShipment(db, request.client, request.params.id, request.body.items);
+  route(app, 'sandboxReturnShipment', async (request) => {
+    const items = await locating(bodyPointer, returnShipment(db, request.client, request.params.id, request.body.items));
     const base = baseOf(request);
     return { data: items.map((i) => returnItemResource(i, base)) };
   });

@@ -1,41 +1,14 @@
 // The request log as the client reads it: GET /sandbox/requests (newest first) and GET /sandbox/requests/{id}.
 import type { FastifyInstance } from 'fastify';
 import { sandboxRequestsPageSizeMax } from '@shopapi/contract';
-import { route } from '../shared/routes.ts';
+import { route, type RequestOf } from '../shared/routes.ts';
 import { paginationLinks } from '../shared/query.ts';
-import { findRequest, listRequests, type RequestLogFilter, type RequestLogRow } from '../../modules/request-log/reader.ts';
+import { findRequest, listRequests, type RequestLogFilter } from '../../modules/request-log/reader.ts';
+import { sandboxRequestResource } from '../v3/representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 
-const message = (contentType: string | null, bytes: number, truncated: boolean, body: string | null) => ({
-  contentType,
-  bytes,
-  truncated,
-  body,
-});
-
-/** The one representation of an entry, in a page and alone. */
-function sandboxRequestResource(row: RequestLogRow, base: string) {
-  return {
-    type: 'sandboxRequest',
-    id: row.requestId,
-    attributes: {
-      receivedAt: row.receivedAt.toISOString(),
-      api: row.api,
-      operationId: row.operationId,
-      method: row.method,
-      url: row.url,
-      status: row.status,
-      durationMs: row.durationMs,
-      warnings: row.warnings,
-      request: message(row.requestContentType, row.requestBytes, row.requestTruncated, row.requestBody),
-      response: message(row.responseContentType, row.responseBytes, row.responseTruncated, row.responseBody),
-    },
-    links: { self: `${base}/sandbox/requests/${row.requestId}` },
-  };
-}
-
-function filterOf(query: Record<string, string | undefined>): RequestLogFilter {
+function filterOf(query: RequestOf<'listSandboxRequests'>['query']): RequestLogFilter {
   const statuses = query['filter[status]']?.split(',') ?? [];
   return {
     statuses: statuses.filter((s) => !s.endsWith('xx')).map(Number),

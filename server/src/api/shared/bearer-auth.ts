@@ -1,10 +1,11 @@
-// Bearer-token authentication for every route whose operation needs it; sets request.client.
+// Bearer-token authentication for every route whose operation needs it; sets request.client. A refusal answers in the
+// format of the route's API (its plugin's error handler).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../modules/clients/tokens.ts';
 import type { Client } from '../../modules/clients/client.ts';
 import type { Db } from '../../platform/db/index.ts';
-import { sendError } from './jsonapi.ts';
+import { domainError } from '../../platform/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,9 +22,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
     const client = match ? await authenticate(opts.db, match[1]) : undefined;
     if (!client) {
       reply.header('www-authenticate', 'Bearer');
-      return sendError(request, reply, 401, [
-        { code: '401', detail: 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.' },
-      ]);
+      throw domainError('401', 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.');
     }
     request.client = client;
   });

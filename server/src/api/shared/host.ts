@@ -6,7 +6,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendError } from './jsonapi.ts';
+import { domainError } from '../../platform/errors.ts';
 import { apiPrefixes } from './portal.ts';
 
 /** A DNS name with its port is at most 253 + 6 characters; a bracketed IPv6 address with a port, 47 + 6. */
@@ -44,8 +44,9 @@ export const hostPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request, reply) => {
     const detail = problem(request);
     if (!detail) return;
-    // API paths answer in their API's error format; the portal's pages in plain text.
-    if (apiPrefixes.test(request.url)) return sendError(request, reply, 400, [{ code: '400', detail }]);
+    // API paths answer in their API's error format (its plugin's error handler, or the fallback for unknown paths); the
+    // portal's pages in plain text.
+    if (apiPrefixes.test(request.url)) throw domainError('400', detail);
     return reply.code(400).type('text/plain; charset=utf-8').send(detail);
   });
 });

@@ -7,7 +7,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from './jsonapi.ts';
+import { sendFallbackError } from './jsonapi.ts';
 import { portalSecurityHeaders } from './security-headers.ts';
 
 /** Paths that belong to the API. */
@@ -49,7 +49,9 @@ export const portalPlugin = fp(async (app: FastifyInstance, opts: { root: string
 
   app.setNotFoundHandler((request, reply) => {
     if (apiPrefixes.test(request.url) || !notFoundPage) {
-      return sendError(request, reply, 404, [{ code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` }]);
+      return sendFallbackError(request, reply, 404, [
+        { code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` },
+      ]);
     }
     reply.helmet(portalHeaders);
     return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage);

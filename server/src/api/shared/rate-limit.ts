@@ -5,9 +5,9 @@
 // interface would wrap that same statement and add a second configuration surface for the error body and headers.
 import fp from 'fastify-plugin';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { schema, type Db } from '../../platform/db/index.ts';
-import { sendError } from './jsonapi.ts';
+import { domainError } from '../../platform/errors.ts';
 
 const { rateLimitCounters } = schema;
 const HOUR_MS = 3_600_000;
@@ -34,10 +34,14 @@ async function countRequest(db: Db, clientId: number, bucket: string, windowStar
   return row.count;
 }
 
+/**
+ * Attaches the limit to each route whose operation names a bucket, as the route's own onRequest hook (as
+ * @fastify/rate-limit does): a route's hooks run after every plugin's, so the client is known (bearer-auth) and the
+ * media types negotiated, wherever this plugin is registered among them. Register it before the API plugins.
+ */
 export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; limitPerHour: number }) => {
-  // After authentication (registered later than auth), so the count is per client.
-  app.addHook('onRequest', async (request, reply) => {
-    const bucket = request.routeOptions.config?.rateLimit;
+  const limit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const bucket = request.routeOptions.config.rateLimit;
     if (!bucket || !request.client) return;
     const now = Date.now();
     const windowStart = new Date(now - (now % HOUR_MS));
@@ -48,12 +52,15 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; l
     reply.header('x-ratelimit-reset', resetSeconds);
     if (count > opts.limitPerHour) {
       reply.header('retry-after', resetSeconds);
-      return sendError(request, reply, 429, [
-        {
-          code: '429',
-          detail: `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
-        },
-      ]);
+      throw domainError(
+        '429',
+        `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
+      );
     }
+  };
+  app.addHook('onRoute', (routeOptions) => {
+    if (!routeOptions.config?.rateLimit) return;
+    const own = routeOptions.onRequest;
+    routeOptions.onRequest = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), limit];
   });
 });

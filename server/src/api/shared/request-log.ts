@@ -82,12 +82,6 @@ const textual = (contentType: string | undefined) => !contentType || /json|x-www
 /** The log's own calls are not logged: reading it must not fill it. */
 const unlogged = new Set(['listSandboxRequests', 'getSandboxRequest']);
 
-function apiOf(request: FastifyRequest): string {
-  const kind = request.routeOptions.config?.api;
-  if (kind === 'v3' && request.url.toLowerCase().startsWith('/sandbox/')) return 'sandbox';
-  return kind ?? 'v2';
-}
-
 export interface RequestLogPluginOptions {
   db: Db;
   maxPerClient: number;
@@ -108,6 +102,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
   app.addHook('onReady', async () => writer.startExpiry());
   app.addHook('onClose', async () => writer.close());
 
+  // Calls of the API plugins' routes (their plugin names the API); unknown paths and the portal are not logged.
   const logged = (request: FastifyRequest) => {
     const config = request.routeOptions.config;
     return writer.enabled && config?.api !== undefined && !unlogged.has(config.operationId ?? '');
@@ -170,7 +165,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
       clientId: request.client.id,
       requestId: request.id,
       receivedAt: new Date(Date.now() - reply.elapsedTime),
-      api: apiOf(request),
+      api: request.routeOptions.config.api!,
       operationId: request.routeOptions.config.operationId ?? null,
       method: request.method,
       url: request.url.length > urlMax ? request.url.slice(0, urlMax) : request.url,

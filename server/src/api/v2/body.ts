@@ -1,13 +1,14 @@
 // Lenient v2 requests: existing v2 integrations send JSON or form bodies with keys in any case and numbers as text.
 // Before validation this plugin brings every v2 body and query to the contract's camelCase names and types, noting in the
-// request's warnings each key it drops and (in JSON, where types are the client's choice) each value it converts,
-// then validates the body itself so failures answer in the v2 words (section 8 of the v2 spec).
+// request's warnings each key it drops and (in JSON, where types are the client's choice) each value it converts.
+// Fastify then validates the brought body against the contract's schema, and v2BodyRefusal answers a failure in the v2
+// words (section 8 of the v2 spec).
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
-import { limits, operationById, purchaseOrderOperationIds, v2BadRequest, v2Messages, type Operation } from '@shopapi/contract';
-import { compileBodyValidator, validationItems } from '../shared/validation.ts';
+import { limits, operationById, purchaseOrderOperationIds, v2BadRequest, v2Messages } from '@shopapi/contract';
+import { validationItems } from '../shared/validation.ts';
 import { capProblems, moreProblems } from '../shared/errors.ts';
 import type { WarningSink } from '../../platform/request-warnings.ts';
 
@@ -15,7 +16,6 @@ import type { WarningSink } from '../../platform/request-warnings.ts';
 const EMPTY = Object.freeze({ marker: 'empty' });
 const MALFORMED = Object.freeze({ marker: 'malformed' });
 
-const isV2 = (request: FastifyRequest) => request.routeOptions.config?.api === 'v2';
 const isForm = (request: FastifyRequest) =>
   String(request.headers['content-type'] ?? '')
     .toLowerCase()
@@ -157,16 +157,6 @@ export function normalise(value: unknown, schema: Schema, notes?: Notes): unknow
   return value;
 }
 
-const validators = new Map<string, ReturnType<typeof compileBodyValidator>>();
-function validatorOf(op: Operation) {
-  let validate = validators.get(op.operationId);
-  if (!validate) {
-    validate = compileBodyValidator(op.body as object);
-    validators.set(op.operationId, validate);
-  }
-  return validate;
-}
-
 /** Field problems in words a v2 integrator recognises; a value in the wrong format is named the way v2 always did. */
 function problemsOf(errors: ErrorObject[], body: unknown): string[] {
   const formatErrors = errors.filter((e) => e.keyword === 'format');
@@ -197,11 +187,10 @@ function isEmpty(body: unknown): boolean {
   return typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0;
 }
 
+/** Registered by the plugins of v2-style calls (api/v2, /status and /settings): applies to their routes only. */
 export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
-  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (!isV2(request)) return defaultJsonParser(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, EMPTY);
     try {
@@ -212,7 +201,6 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.addHook('preValidation', async (request, reply) => {
-    if (!isV2(request)) return;
     const op = operationById(request.routeOptions.config.operationId!);
     const query = request.query as Record<string, unknown> | undefined;
     if (op.query && query && typeof query === 'object') {
@@ -233,16 +221,17 @@ export const v2BodyPlugin = fp(async (app: FastifyInstance) => {
     const required = (op.body as Schema & { required?: string[] }).required ?? [];
     if (isEmpty(raw) && required.length) return nok(reply, v2Messages.emptyValue, null);
     const notes: Notes = { warnings: request.warnings, typed: !isForm(request), query: false, path: [] };
-    const body = normalise(raw === EMPTY || raw === undefined || raw === null ? {} : raw, op.body as Schema, notes);
-    const validate = validatorOf(op);
-    if (!validate(body)) {
-      const problems = problemsOf(validate.errors ?? [], body);
-      return nok(
-        reply,
-        purchaseOrderOperationIds.includes(op.operationId) ? v2Messages.purchaseOrderValidation : v2Messages.malformed,
-        problems,
-      );
-    }
-    request.body = body;
+    request.body = normalise(raw === EMPTY || raw === undefined || raw === null ? {} : raw, op.body as Schema, notes);
   });
 });
+
+/** The answer to a body that failed the contract's schema (Fastify's validation, after normalise): the NOK envelope. */
+export function v2BodyRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (!error.validation || error.validationContext !== 'body') return undefined;
+  const operationId = request.routeOptions.config.operationId ?? '';
+  return nok(
+    reply,
+    purchaseOrderOperationIds.includes(operationId) ? v2Messages.purchaseOrderValidation : v2Messages.malformed,
+    problemsOf(error.validation as ErrorObject[], request.body),
+  );
+}

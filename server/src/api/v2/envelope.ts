@@ -1,6 +1,8 @@
-// The v2 answer shapes and route registration: the v2-body plugin validates v2 bodies, so routes skip Fastify's body check.
+// The v2 answer shapes and route registration: bodies are validated from the contract's schemas once the v2-body plugin
+// has brought them to the contract's names and types.
 import type { FastifyInstance } from 'fastify';
-import { route, type Handler } from '../shared/routes.ts';
+import type { OperationId } from '@shopapi/contract';
+import { route, type FromContract, type Handler } from '../shared/routes.ts';
 import { DomainError } from '../../platform/errors.ts';
 
 export const ok = <T>(message: string, result: T) => ({ messageCode: 'OK' as const, message, result });
@@ -12,27 +14,22 @@ export const notFound = (message: string) => ({ messageCode: 'NOK' as const, mes
  * the same problems as a NOK envelope with HTTP 400, except a missing resource: with keepNotFound it stays the v2 404
  * body, with notFound (the searches by key) it is the 200 NOK envelope with that message.
  */
-export function v2Route<Body = Record<string, unknown>>(
+export function v2Route<Id extends OperationId, Body = FromContract>(
   app: FastifyInstance,
-  operationId: string,
-  handler: Handler<Body>,
+  operationId: Id,
+  handler: Handler<Id, Body>,
   opts: { keepNotFound?: boolean; notFound?: string } = {},
 ) {
-  route<Body>(
-    app,
-    operationId,
-    async (request, reply) => {
-      try {
-        return await handler(request, reply);
-      } catch (error) {
-        if (opts.notFound && error instanceof DomainError && error.status === 404) return notFound(opts.notFound);
-        if (!(error instanceof DomainError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
-        throw new DomainError(
-          error.items.map((item) => ({ ...item, code: '400' })),
-          { result: error.result },
-        );
-      }
-    },
-    { bodySchema: false },
-  );
+  route<Id, Body>(app, operationId, async (request, reply) => {
+    try {
+      return await handler(request, reply);
+    } catch (error) {
+      if (opts.notFound && error instanceof DomainError && error.status === 404) return notFound(opts.notFound);
+      if (!(error instanceof DomainError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
+      throw new DomainError(
+        error.items.map((item) => ({ ...item, code: '400' })),
+        { result: error.result },
+      );
+    }
+  });
 }

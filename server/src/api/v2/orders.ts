@@ -1,9 +1,8 @@
 // v2 orders: thin handlers over the order service; the v2 fields are mapped in mapping/orders.ts.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { v2Messages, type V2OrderAdd } from '@shopapi/contract';
+import { v2Messages } from '@shopapi/contract';
 import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow } from '../../modules/orders/service.ts';
-import { newOrderFromV2 } from './mapping/orders.ts';
+import { newOrderFromV2, v2OrderWarnings } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
 
@@ -13,14 +12,14 @@ const searchResult = (order: OrderRow) => ({
   ...Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, order.metadata[k] ?? null])),
 });
 
-export function v2OrderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
-  v2Route<Static<typeof V2OrderAdd>>(app, 'addOrderV2', async (request) => {
+export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
+  v2Route(app, 'addOrderV2', async (request) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
-    const id = await placeOrder(db, request.client, order, baseOf(request), problems, request.warnings);
+    const id = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings));
     return ok(v2Messages.orderAdded, id);
   });
 
-  v2Route<{ externalOrderNumber: string }>(
+  v2Route(
     app,
     'releaseOrderV2',
     async (request) => {
@@ -34,10 +33,5 @@ export function v2OrderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     ok(v2Messages.orderFound, searchResult(await requireOrderByExternalNumber(db, clientId, externalOrderNumber)));
   const miss = { notFound: v2Messages.orderNotFound };
   v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), miss);
-  v2Route<{ externalOrderNumber: string }>(
-    app,
-    'searchOrderByPostV2',
-    async (request) => search(request.body.externalOrderNumber, request.client.id),
-    miss,
-  );
+  v2Route(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), miss);
 }

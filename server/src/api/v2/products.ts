@@ -1,7 +1,7 @@
 // v2 products: thin handlers over the product service; v2 field names are mapped onto the product model here.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { limits, v2Messages, v2OnlyProductFields, type V2ProductAdd, type V2ProductEdit } from '@shopapi/contract';
+import { limits, v2Messages, v2OnlyProductFields, type V2ProductEdit } from '@shopapi/contract';
 import type { WarningSink } from '../../platform/request-warnings.ts';
 import {
   createProduct,
@@ -81,7 +81,7 @@ const searchResult = (p: ProductRow) => ({
 });
 
 export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
-  v2Route<Static<typeof V2ProductAdd>>(app, 'addProductV2', async (request) => {
+  v2Route(app, 'addProductV2', async (request) => {
     const product = await createProduct(
       db,
       request.client.id,
@@ -91,7 +91,7 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     return ok(v2Messages.productAdded, product.id);
   });
 
-  v2Route<Static<typeof V2ProductEdit>>(
+  v2Route(
     app,
     'editProductV2',
     async (request) => {
@@ -114,11 +114,6 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
     if (by.sku && by.barcode) warnings.add('ignored', 'sku is given and goes first; not read', barcodeSource);
     return ok(v2Messages.productFound, searchResult(await findBy(db, clientId, by)));
   };
-  v2Route<{ sku?: string | null; barcode?: string | null }>(
-    app,
-    'searchProductV2',
-    async (request) => search(request.client.id, request.body, request.warnings, '/barcode'),
-    miss,
-  );
+  v2Route(app, 'searchProductV2', async (request) => search(request.client.id, request.body, request.warnings, '/barcode'), miss);
   v2Route(app, 'searchProductByQueryV2', async (request) => search(request.client.id, request.query, request.warnings, 'barcode'), miss);
 }

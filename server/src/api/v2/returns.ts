@@ -1,8 +1,7 @@
 // v2 returns: RMA over the returns service, return labels (PDF), and processed return items in the v2 shape.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { inArray } from 'drizzle-orm';
-import { limits, v2Messages, type V2RmaAdd } from '@shopapi/contract';
+import { limits, v2Messages } from '@shopapi/contract';
 import { schema } from '../../platform/db/index.ts';
 import { processedReturnItems, registerReturn } from '../../modules/returns/service.ts';
 import { returnLabel } from '../../modules/shipments/return-label.ts';
@@ -13,7 +12,7 @@ import type { AppContext } from '../shared/context.ts';
 const { returns, returnReasons, orders } = schema;
 
 export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
-  v2Route<Static<typeof V2RmaAdd>>(app, 'addRmaV2', async (request) => {
+  v2Route(app, 'addRmaV2', async (request) => {
     const id = await registerReturn(db, request.client, await returnFromV2(db, request.client.id, request.body, request.warnings));
     return ok(v2Messages.rmaCreated, id);
   });
@@ -34,68 +33,64 @@ export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
     keepNotFound: true,
   });
 
-  v2Route<{ externalOrderNumber?: string | null; starttime?: string | null; endtime?: string | null }>(
-    app,
-    'getReturnItemsV2',
-    async (request) => {
-      const { externalOrderNumber, starttime, endtime } = request.body;
-      const items = await processedReturnItems(
-        db,
-        request.client.id,
-        {
-          externalOrderNumber,
-          from: starttime ? new Date(starttime) : undefined,
-          to: endtime ? new Date(endtime) : undefined,
-        },
-        limits.v2ReturnItemsMax,
-      );
-      const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
-      const [rmaRows, reasonRows, orderRows] = await Promise.all([
-        items.length
-          ? db
-              .select()
-              .from(returns)
-              .where(inArray(returns.id, ids(items.map((i) => i.returnId))))
-          : [],
-        ids(items.map((i) => i.returnReasonId)).length
-          ? db
-              .select()
-              .from(returnReasons)
-              .where(inArray(returnReasons.id, ids(items.map((i) => i.returnReasonId))))
-          : [],
-        items.length
-          ? db
-              .select({ id: orders.id, orderTypeId: orders.orderTypeId })
-              .from(orders)
-              .where(inArray(orders.id, ids(items.map((i) => i.orderId))))
-          : [],
-      ]);
-      return ok(
-        v2Messages.requestProcessed,
-        items.map((i) => ({
-          id: i.id,
-          returnDate: i.processedOn!.toISOString(),
-          externalOrderNumber: i.externalOrderNumber,
-          sku: i.sku,
-          quantity: i.quantity,
-          type: i.condition ?? 'UNKNOWN',
-          returnReasonId: i.returnReasonId,
-          returnReason: reasonRows.find((r) => r.id === i.returnReasonId)?.name ?? null,
-          comment: i.comment,
-          // The sandbox does not track after-care, postage or the carrier the consumer used.
-          afterCare: null,
-          porti: null,
-          returnShippingMethod: null,
-          returnShippingMethodId: null,
-          reDeliver: i.redeliver,
-          orderType: orderRows.find((o) => o.id === i.orderId)!.orderTypeId,
-          warehouseAbbreviation: i.restockIn ?? i.processedIn,
-          processedByWarehouseAbbreviation: i.processedIn,
-          rmaExternalReference: rmaRows.find((r) => r.id === i.returnId)?.externalReference ?? null,
-          rmaItemExternalReference: i.externalReference,
-          rmaItemMetadata: i.metadata,
-        })),
-      );
-    },
-  );
+  v2Route(app, 'getReturnItemsV2', async (request) => {
+    const { externalOrderNumber, starttime, endtime } = request.body;
+    const items = await processedReturnItems(
+      db,
+      request.client.id,
+      {
+        externalOrderNumber,
+        from: starttime ? new Date(starttime) : undefined,
+        to: endtime ? new Date(endtime) : undefined,
+      },
+      limits.v2ReturnItemsMax,
+    );
+    const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
+    const [rmaRows, reasonRows, orderRows] = await Promise.all([
+      items.length
+        ? db
+            .select()
+            .from(returns)
+            .where(inArray(returns.id, ids(items.map((i) => i.returnId))))
+        : [],
+      ids(items.map((i) => i.returnReasonId)).length
+        ? db
+            .select()
+            .from(returnReasons)
+            .where(inArray(returnReasons.id, ids(items.map((i) => i.returnReasonId))))
+        : [],
+      items.length
+        ? db
+            .select({ id: orders.id, orderTypeId: orders.orderTypeId })
+            .from(orders)
+            .where(inArray(orders.id, ids(items.map((i) => i.orderId))))
+        : [],
+    ]);
+    return ok(
+      v2Messages.requestProcessed,
+      items.map((i) => ({
+        id: i.id,
+        returnDate: i.processedOn!.toISOString(),
+        externalOrderNumber: i.externalOrderNumber,
+        sku: i.sku,
+        quantity: i.quantity,
+        type: i.condition ?? 'UNKNOWN',
+        returnReasonId: i.returnReasonId,
+        returnReason: reasonRows.find((r) => r.id === i.returnReasonId)?.name ?? null,
+        comment: i.comment,
+        // The sandbox does not track after-care, postage or the carrier the consumer used.
+        afterCare: null,
+        porti: null,
+        returnShippingMethod: null,
+        returnShippingMethodId: null,
+        reDeliver: i.redeliver,
+        orderType: orderRows.find((o) => o.id === i.orderId)!.orderTypeId,
+        warehouseAbbreviation: i.restockIn ?? i.processedIn,
+        processedByWarehouseAbbreviation: i.processedIn,
+        rmaExternalReference: rmaRows.find((r) => r.id === i.returnId)?.externalReference ?? null,
+        rmaItemExternalReference: i.externalReference,
+        rmaItemMetadata: i.metadata,
+      })),
+    );
+  });
 }

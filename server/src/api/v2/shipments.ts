@@ -1,14 +1,7 @@
 // v2 shipments: thin handlers over the v2 sync view of shipments (domain/shipments/sync.ts).
 import type { FastifyInstance } from 'fastify';
 import { v2Messages } from '@shopapi/contract';
-import {
-  searchShipments,
-  shipmentsInTransit,
-  syncShipments,
-  unsyncedShipments,
-  type ShipmentSearch,
-  type SyncList,
-} from '../../modules/shipments/sync.ts';
+import { searchShipments, shipmentsInTransit, syncShipments, unsyncedShipments, type SyncList } from '../../modules/shipments/sync.ts';
 import { v2ShipmentList, v2ShipmentSearchResults, v2TrackTraceItems } from './mapping/shipments.ts';
 import { notFound, ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
@@ -28,10 +21,10 @@ export function v2ShipmentRoutes(app: FastifyInstance, { db }: AppContext) {
     await syncShipments(db, request.client, listName, request.body.ids);
     return ok(v2Messages.requestProcessed, null);
   };
-  v2Route<{ ids: number[] }>(app, 'syncShipmentsV2', sync('shipped'));
-  v2Route<{ ids: number[] }>(app, 'syncLabeledShipmentsV2', sync('labeled'));
+  v2Route(app, 'syncShipmentsV2', sync('shipped'));
+  v2Route(app, 'syncLabeledShipmentsV2', sync('labeled'));
 
-  v2Route<ShipmentSearch>(app, 'searchShipmentsV2', async (request) => {
+  v2Route(app, 'searchShipmentsV2', async (request) => {
     const { id, externalOrderNumber, shippingDate } = request.body;
     if (!id && !externalOrderNumber && !shippingDate)
       request.warnings.add('default', 'no id, externalOrderNumber or shippingDate: the shipments of the past 24 hours');

@@ -134,7 +134,7 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
     ok(v2Messages.requestProcessed, (await unsyncedStockMutations(db, request.client)).map(mutationResult)),
   );
 
-  v2Route<{ ids: number[] }>(app, 'syncStockMutationsV2', async (request) => {
+  v2Route(app, 'syncStockMutationsV2', async (request) => {
     await syncStockMutations(db, request.client, request.body.ids);
     return ok(v2Messages.requestProcessed, null);
   });

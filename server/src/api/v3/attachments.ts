@@ -5,8 +5,9 @@ import { route } from '../shared/routes.ts';
 import { compileBodyValidator, validationItems } from '../shared/validation.ts';
 import { assertCleanInput } from '../shared/input-guard.ts';
 import { addAttachment, findAttachment } from '../../modules/orders/attachments.ts';
-import { orderAttachmentResource } from './resources.ts';
+import { orderAttachmentResource } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
+import { locating, multipartPointer } from './problem-pointers.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
@@ -50,14 +51,17 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
       document = { data: document };
     if (!validateData(document)) throw new DomainError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
-    const result = await addAttachment(
-      db,
-      request.client.id,
-      {
-        ...attributes,
-        orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
-      },
-      parts.file,
+    const result = await locating(
+      multipartPointer,
+      addAttachment(
+        db,
+        request.client.id,
+        {
+          ...attributes,
+          orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
+        },
+        parts.file,
+      ),
     );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.
     return { data: orderAttachmentResource((await findAttachment(db, request.client.id, result.id))!, baseOf(request)) };

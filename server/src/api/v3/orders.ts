@@ -1,23 +1,32 @@
 // v3 orders and order items: thin handlers over the order service.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { orderIncludes, type OrderCreateDocument, type OrderUpdateDocument } from '@shopapi/contract';
+import { orderIncludes } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { includesOf, listFilter, pageOf, paginationLinks } from '../shared/query.ts';
 import {
   addressById,
+  assertNotFulfilled,
   cancelItems,
-  createOrder,
   findOrderItem,
   orderById,
   orderItemById,
   orderPage,
   pickUpPointById,
+  placeOrder,
   requireOrder,
   updateOrder,
 } from '../../modules/orders/service.ts';
-import { documentBody, orderDocuments, orderItemDocuments, orderPageText, partDocuments } from './json-documents.ts';
+import {
+  addressDocuments,
+  documentBody,
+  orderDocuments,
+  orderItemDocuments,
+  orderPageText,
+  pickUpPointDocuments,
+} from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
+import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
+import { attributesPointer, locatedWarnings, locating } from './problem-pointers.ts';
 import { domainError } from '../../platform/errors.ts';
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
@@ -64,10 +73,11 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     });
   });
 
-  route<Static<typeof OrderCreateDocument>>(app, 'createOrder', async (request) => {
+  route(app, 'createOrder', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
-    const id = await createOrder(db, request.client, request.body, base, request.warnings);
+    const { order, problems, locate } = newOrderFromDocument(request.body);
+    const id = await locating(locate, placeOrder(db, request.client, order, problems, locatedWarnings(request.warnings, locate)), base);
     // A new order answers with everything it was created with.
     return orderDocument(request.client.id, id, include.size ? include : new Set(orderIncludes), base);
   });
@@ -76,10 +86,22 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
     orderDocument(request.client.id, request.params.id, includesOf(request.query, orderIncludes), baseOf(request)),
   );
 
-  route<Static<typeof OrderUpdateDocument>>(app, 'updateOrder', async (request) => {
+  route(app, 'updateOrder', async (request) => {
     const base = baseOf(request);
     const include = includesOf(request.query, orderIncludes);
-    await updateOrder(db, request.client, request.params.id, request.body, base, request.warnings);
+    const order = await requireOrder(db, request.client.id, request.params.id);
+    if (Number(request.body.data.id) !== order.id)
+      throw domainError('409', `The id in the document (${request.body.data.id}) does not match the id in the path (${order.id}).`, {
+        pointer: '/data/id',
+      });
+    // A fulfilled order is refused before anything in the document is noted as ignored.
+    assertNotFulfilled(order);
+    const changes = orderChangesFromDocument(request.body, request.warnings);
+    await locating(
+      attributesPointer,
+      updateOrder(db, request.client, order, changes, locatedWarnings(request.warnings, attributesPointer)),
+      base,
+    );
     return orderDocument(request.client.id, request.params.id, include.size ? include : new Set(orderIncludes), base);
   });
 
@@ -102,18 +124,13 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   });
 
   route(app, 'getAddress', async (request) => {
-    const [address] = await partDocuments(db, 'address', addressById(db, request.client.id, request.params.id), baseOf(request));
+    const [address] = await addressDocuments(db, addressById(db, request.client.id, request.params.id), baseOf(request));
     if (!address) throw domainError('404', `Address ${request.params.id} not found.`);
     return { data: address };
   });
 
   route(app, 'getPickUpPoint', async (request) => {
-    const [pickUpPoint] = await partDocuments(
-      db,
-      'pickUpPoint',
-      pickUpPointById(db, request.client.id, request.params.id),
-      baseOf(request),
-    );
+    const [pickUpPoint] = await pickUpPointDocuments(db, pickUpPointById(db, request.client.id, request.params.id), baseOf(request));
     if (!pickUpPoint) throw domainError('404', `Pick-up point ${request.params.id} not found.`);
     return { data: pickUpPoint };
   });

@@ -1,18 +1,18 @@
 // v3 products and the product image: thin handlers over the product service.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { limits, type ProductCreateDocument, type ProductUpdateDocument } from '@shopapi/contract';
+import { limits } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { listFilter, pageOf, paginationLinks } from '../shared/query.ts';
-import { createProduct, listProducts, partsOf, requireProduct, updateProduct, type ProductRow } from '../../modules/products/service.ts';
+import { createProduct, listProducts, requireProduct, updateProduct, type ProductRow } from '../../modules/products/service.ts';
 import { imageTooLarge, setProductImage } from '../../modules/products/image.ts';
-import { productResource } from './resources.ts';
+import { productDocuments } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
+import { locating, withRelationships } from './problem-pointers.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
-    const parts = await partsOf(db, clientId, [product.id]);
-    return { data: productResource(product, parts.get(product.id) ?? [], base) };
+    const [data] = await productDocuments(db, clientId, [product], base);
+    return { data };
   }
 
   route(app, 'listProducts', async (request) => {
@@ -27,20 +27,18 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
       },
       page,
     );
-    const parts = await partsOf(
-      db,
-      request.client.id,
-      rows.map((p) => p.id),
-    );
-    return { data: rows.map((p) => productResource(p, parts.get(p.id) ?? [], base)), links: paginationLinks(request, base, page, rows) };
+    return { data: await productDocuments(db, request.client.id, rows, base), links: paginationLinks(request, base, page, rows) };
   });
 
-  route<Static<typeof ProductCreateDocument>>(app, 'createProduct', async (request) => {
+  route(app, 'createProduct', async (request) => {
     const { attributes, relationships } = request.body.data;
-    const product = await createProduct(db, request.client.id, {
-      ...attributes,
-      parts: relationships?.parts?.data.map((p) => ({ id: p.id, quantity: p.meta.quantity })),
-    });
+    const product = await locating(
+      withRelationships('parts'),
+      createProduct(db, request.client.id, {
+        ...attributes,
+        parts: relationships?.parts?.data.map((p) => ({ id: p.id, quantity: p.meta.quantity })),
+      }),
+    );
     return productDocument(request.client.id, product, baseOf(request));
   });
 
@@ -48,7 +46,7 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     productDocument(request.client.id, await requireProduct(db, request.client.id, request.params.id), baseOf(request)),
   );
 
-  route<Static<typeof ProductUpdateDocument>>(app, 'updateProduct', async (request) => {
+  route(app, 'updateProduct', async (request) => {
     const product = await updateProduct(db, request.client.id, request.params.id, request.body.data.attributes);
     return productDocument(request.client.id, product, baseOf(request));
   });
@@ -64,7 +62,9 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     imageContext.setErrorHandler((error: FastifyError) => {
       throw error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? imageTooLarge() : error;
     });
-    route<Buffer | undefined>(
+    // The body is the image's raw bytes (a Buffer), not the string the contract's schema documents for OpenAPI: Fastify's
+    // validation would check the Buffer against that schema, so it stays off; setProductImage checks the image itself.
+    route<'uploadProductImage', Buffer | undefined>(
       imageContext,
       'uploadProductImage',
       async (request) => {

@@ -4,7 +4,7 @@ import { shipmentStatuses } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { allSpellings, enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../shared/query.ts';
 import { shipmentById, shipmentItemById, shipmentPage } from '../../modules/shipments/service.ts';
-import { documentBody, partDocuments, shipmentDocuments, shipmentPageText } from './json-documents.ts';
+import { documentBody, shipmentDocuments, shipmentItemDocuments, shipmentPageText } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -63,7 +63,7 @@ export function shipmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext)
   });
 
   route(app, 'getShipmentItem', async (request) => {
-    const [item] = await partDocuments(db, 'shipmentItem', shipmentItemById(db, request.client, request.params.id), baseOf(request));
+    const [item] = await shipmentItemDocuments(db, shipmentItemById(db, request.client, request.params.id), baseOf(request));
     if (!item) throw domainError('404', `Shipment item ${request.params.id} not found.`);
     return { data: item };
   });

@@ -11,30 +11,14 @@ import {
   listStock,
   listStockLevels,
   listStockMutations,
-  locationsOf,
-  type StockRow,
 } from '../../modules/inventory/service.ts';
-import { stockLevelResource, stockLocationResource, stockMutationResource, stockResource } from './resources.ts';
+import { stockDocuments, stockLevelResource, stockLocationResource, stockMutationResource } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 
 const stockIncludes = ['stockLocation'];
 
 export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
-  async function stockDocument(clientId: number, rows: StockRow[], include: Set<string>, base: string) {
-    const locations = include.has('stockLocation')
-      ? await locationsOf(
-          db,
-          clientId,
-          rows.map((s) => s.stockLocationId),
-        )
-      : [];
-    return {
-      data: rows.map((s) => stockResource(s, base)),
-      ...(include.size ? { included: locations.map((l) => stockLocationResource(l, base)) } : {}),
-    };
-  }
-
   route(app, 'listStock', async (request) => {
     const base = baseOf(request);
     const q = request.query;
@@ -52,14 +36,14 @@ export function stockRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       },
       page,
     );
-    return { ...(await stockDocument(request.client.id, rows, include, base)), links: paginationLinks(request, base, page, rows) };
+    return { ...(await stockDocuments(db, request.client.id, rows, include, base)), links: paginationLinks(request, base, page, rows) };
   });
 
   route(app, 'getStock', async (request) => {
     const include = includesOf(request.query, stockIncludes);
     const row = await findStock(db, request.client.id, request.params.id);
     if (!row) throw domainError('404', `Stock ${request.params.id} not found.`);
-    const { data, ...rest } = await stockDocument(request.client.id, [row], include, baseOf(request));
+    const { data, ...rest } = await stockDocuments(db, request.client.id, [row], include, baseOf(request));
     return { data: data[0], ...rest };
   });
 

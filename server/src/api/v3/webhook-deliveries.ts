@@ -2,42 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
-import { deliveryStatus, findDelivery, listDeliveries, redeliver, type DeliveryLogEntry } from '../../modules/webhooks/outbox.ts';
+import { findDelivery, listDeliveries, redeliver } from '../../modules/webhooks/outbox.ts';
+import { webhookDeliveryResource } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function webhookDeliveryResource({ delivery: d, event, attempts }: DeliveryLogEntry, base: string) {
-  const status = deliveryStatus(d);
-  return {
-    type: 'webhookDelivery',
-    id: d.id,
-    attributes: {
-      eventId: event.id,
-      event: event.type,
-      entity: event.entity,
-      entityId: event.entityId,
-      occurredOn: event.occurredOn.toISOString(),
-      status,
-      attempts: d.attempts,
-      nextAttemptOn: status === 'PENDING' ? d.nextAttemptAt.toISOString() : null,
-      lastStatusCode: d.lastStatusCode,
-      lastDurationMs: d.lastDurationMs,
-      lastError: d.lastError,
-      deliveredOn: iso(d.deliveredAt),
-      failedOn: iso(d.failedAt),
-      createdOn: d.createdAt.toISOString(),
-      log: attempts.map((a) => ({
-        attemptedOn: a.attemptedAt.toISOString(),
-        statusCode: a.statusCode,
-        durationMs: a.durationMs,
-        error: a.error,
-      })),
-    },
-    relationships: { webhook: { data: { type: 'webhook', id: d.webhookId } } },
-    links: { self: `${base}/sandbox/webhooks/${d.webhookId}/deliveries/${d.id}` },
-  };
-}
 
 export function webhookDeliveryRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'sandboxListWebhookDeliveries', async (request) => {

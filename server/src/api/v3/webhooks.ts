@@ -1,11 +1,9 @@
 // v3 webhooks: thin handlers over the webhook service.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import type { WebhookCreateDocument, WebhookUpdateDocument } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
 import { createWebhook, deleteWebhook, listWebhooks, requireWebhook, updateWebhook } from '../../modules/webhooks/service.ts';
-import { webhookResource } from './resources.ts';
+import { webhookResource } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 
 export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {
@@ -18,7 +16,7 @@ export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
     return { data: rows.map((w) => webhookResource(w, base)), links: paginationLinks(request, base, page, rows) };
   });
 
-  route<Static<typeof WebhookCreateDocument>>(app, 'createWebhook', async (request) => {
+  route(app, 'createWebhook', async (request) => {
     const webhook = await createWebhook(db, request.client.id, request.body.data.attributes, targets);
     return { data: webhookResource(webhook, baseOf(request), { withSecret: true }) };
   });
@@ -27,7 +25,7 @@ export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppC
     data: webhookResource(await requireWebhook(db, request.client.id, request.params.id), baseOf(request)),
   }));
 
-  route<Static<typeof WebhookUpdateDocument>>(app, 'updateWebhook', async (request) => {
+  route(app, 'updateWebhook', async (request) => {
     const webhook = await updateWebhook(db, request.client.id, request.params.id, request.body.data.attributes, targets);
     return { data: webhookResource(webhook, baseOf(request)) };
   });

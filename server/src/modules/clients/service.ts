@@ -29,12 +29,9 @@ export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
 
 /**
  * A new client with the default settings, or with `settings` applied over them (lists it leaves out keep the defaults):
- * invalid settings create no client. `at` is where the settings sit in their document, for error pointers.
+ * invalid settings create no client.
  */
-export async function createClient(
-  db: Db,
-  input: { username: string; password: string; settings?: { input: SettingsInput; at: string } },
-): Promise<Client> {
+export async function createClient(db: Db, input: { username: string; password: string; settings?: SettingsInput }): Promise<Client> {
   if (!/^[A-Za-z0-9._@-]{3,100}$/.test(input.username)) throw new Error('The username must be 3 to 100 letters, digits or . _ @ -.');
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
@@ -42,7 +39,7 @@ export async function createClient(
     return await db.transaction(async (tx) => {
       const [client] = await tx.insert(clients).values({ username: input.username, passwordHash }).returning();
       await seedReferenceData(tx as unknown as Db, client.id);
-      if (input.settings) await applySettings(tx as unknown as Db, client.id, input.settings.input, input.settings.at);
+      if (input.settings) await applySettings(tx as unknown as Db, client.id, input.settings);
       return {
         id: client.id,
         username: client.username,

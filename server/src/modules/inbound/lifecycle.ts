@@ -1,6 +1,6 @@
 // Inbound and packing slip lifecycles as data: the allowed transitions and the webhook event each inbound transition emits.
 import type { inboundStatuses, packingSlipStatuses } from '@shopapi/contract';
-import { domainError } from '../../platform/errors.ts';
+import { defineLifecycle } from '../../platform/fsm.ts';
 
 export type InboundStatus = (typeof inboundStatuses)[number];
 export type PackingSlipStatus = (typeof packingSlipStatuses)[number];
@@ -32,15 +32,9 @@ export const packingSlipTransitions: Record<PackingSlipStatus, readonly PackingS
   COMPLETED: [],
 };
 
-/** Every step from one status to another along the table's first choices; throws when the target is unreachable. */
-export function pathBetween<S extends string>(table: Record<S, readonly S[]>, from: S, to: S): S[] {
-  const path: S[] = [];
-  let current = from;
-  while (current !== to) {
-    const next = table[current][0];
-    if (next === undefined || path.includes(next)) throw domainError('409', `Cannot move from ${from} to ${to}.`);
-    path.push(next);
-    current = next;
-  }
-  return path;
-}
+export const inboundLifecycle = defineLifecycle({ transitions: inboundTransitions, events: inboundEvents });
+
+export const packingSlipLifecycle = defineLifecycle({ transitions: packingSlipTransitions });
+
+/** The lifecycles' normal paths, for the tests that read them. */
+export { pathBetween } from '../../platform/fsm.ts';

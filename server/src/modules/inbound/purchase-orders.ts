@@ -6,7 +6,7 @@ import { schema, type Db } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { createPackingSlip, type PackingSlipItemRow } from './service.ts';
-import { packingSlipTransitions, pathBetween, type PackingSlipStatus } from './lifecycle.ts';
+import { packingSlipLifecycle, type PackingSlipStatus } from './lifecycle.ts';
 import { DomainError } from '../../platform/errors.ts';
 
 const { inboundPackingSlips, inboundPackingSlipItems, products } = schema;
@@ -92,11 +92,10 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
       expectedOn: dayOf(input.expectedDate),
       reference: input.reference,
       comments: input.comment ?? null,
-      items: input.items.map((item, index) => ({
+      items: input.items.map((item) => ({
         sku: item.sku,
         quantity: item.quantity,
         expectedDate: dayOf(item.expectedDate),
-        pointer: `/purchaseOrderItems/${index}/sku`,
       })),
     });
   } catch (error) {
@@ -106,7 +105,8 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
     if (others.length) throw invalid(others.map((item) => item.detail));
     throw skusNotFound(
       null,
-      error.items.map((item) => input.items[Number(item.pointer?.split('/')[2])]?.sku ?? item.detail),
+      // An unknown sku's path is ['items', index, 'sku']: the index is the purchase order item's.
+      error.items.map((item) => input.items[Number(item.path?.[1])]?.sku ?? item.detail),
     );
   }
 }
@@ -142,7 +142,7 @@ async function removeItem(tx: Db, rules: ColourRules, item: PackingSlipItemRow) 
 /** Walks the slip along its lifecycle to `target`, the way a receipt does, and stamps completion. */
 async function moveTo(tx: Db, client: Client, slip: { id: number; status: string }, target: PackingSlipStatus) {
   if (slip.status === target) return;
-  pathBetween(packingSlipTransitions, slip.status as PackingSlipStatus, target);
+  packingSlipLifecycle.walk(slip.status as PackingSlipStatus, target);
   await tx
     .update(inboundPackingSlips)
     .set({ status: target, ...(target === 'COMPLETED' ? { completedOn: clientNow(client) } : {}) })

@@ -12,10 +12,8 @@ import { pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent } from '../webhooks/payloads.ts';
 import {
   inboundCheckingUpdateEvent,
-  inboundEvents,
-  inboundTransitions,
-  packingSlipTransitions,
-  pathBetween,
+  inboundLifecycle,
+  packingSlipLifecycle,
   type InboundStatus,
   type PackingSlipStatus,
 } from './lifecycle.ts';
@@ -34,8 +32,6 @@ export interface NewPackingSlipItem {
   sku: string;
   quantity: number;
   expectedDate?: string | null;
-  /** Where the item sits in the request, for error pointers. */
-  pointer?: string;
 }
 
 export interface NewPackingSlip {
@@ -48,22 +44,27 @@ export interface NewPackingSlip {
 }
 
 const referenceConflict = (reference: string) =>
-  domainError('409', `A packing slip with reference "${reference}" already exists.`, { pointer: '/data/attributes/reference' });
+  domainError('409', `A packing slip with reference "${reference}" already exists.`, { path: ['reference'] });
 
-/** Announces goods. Every problem of the request comes back together; nothing is written unless all is well. */
+/**
+ * Announces goods. Every problem of the request comes back together, each at its path into the input (['items', 0, 'sku']);
+ * nothing is written unless all is well.
+ */
 export async function createPackingSlip(db: Db, client: Client, input: NewPackingSlip): Promise<number> {
   const problems = new ProblemCollector();
   if (!warehouses[input.expectedIn as WarehouseCode]?.acceptsGoods) {
     problems.add('400', `expectedIn "${input.expectedIn}" is not a warehouse that accepts goods.`, {
-      pointer: '/data/attributes/expectedIn',
+      path: ['expectedIn'],
     });
   }
-  if (!input.items.length) problems.add('400', 'A packing slip needs at least one item.', { pointer: '/included' });
+  if (!input.items.length) problems.add('400', 'A packing slip needs at least one item.', { path: ['items'] });
   // A repeated sku is one item with the summed quantity.
   const merged = new Map<string, NewPackingSlipItem>();
-  for (const item of input.items) {
+  const firstIndex = new Map<string, number>();
+  for (const [index, item] of input.items.entries()) {
     const seen = merged.get(item.sku);
     merged.set(item.sku, seen ? { ...seen, quantity: seen.quantity + item.quantity } : item);
+    if (!seen) firstIndex.set(item.sku, index);
   }
   const skus = [...merged.keys()];
   const [productRows, existing] = await Promise.all([
@@ -80,7 +81,8 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
   ]);
   const productBySku = new Map(productRows.map((p) => [p.sku, p.id]));
   for (const item of merged.values()) {
-    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, item.pointer ? { pointer: item.pointer } : {});
+    if (!productBySku.has(item.sku))
+      problems.add('404-1', `SKU "${item.sku}" not found.`, { path: ['items', firstIndex.get(item.sku)!, 'sku'] });
   }
   if (existing.length) problems.items.push(referenceConflict(input.reference).items[0]);
   problems.throwIfAny();
@@ -237,8 +239,11 @@ export async function completeDueInbounds(db: Db, client: Client): Promise<void>
       .set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
       .where(and(eq(inbounds.clientId, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
       .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
-    for (const inbound of done)
-      await emitInboundEvent(tx as unknown as Db, client, inbound.id, inboundEvents.COMPLETED, inbound.completedOn!);
+    for (const inbound of done) {
+      // The update above chose CHECKED inbounds only: the move is allowed, and it gives the events to emit.
+      for (const event of inboundLifecycle.move('CHECKED', 'COMPLETED', `Inbound ${inbound.id}`))
+        await emitInboundEvent(tx as unknown as Db, client, inbound.id, event, inbound.completedOn!);
+    }
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
     await tx
@@ -326,7 +331,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       const problems = new ProblemCollector();
       for (const sku of notOnSlip) {
         if (!extra.some((p) => p.sku === sku))
-          problems.add('404-1', `SKU "${sku}" not found.`, { pointer: `/items/${wanted.get(sku)!.index}/sku` });
+          problems.add('404-1', `SKU "${sku}" not found.`, { path: ['items', wanted.get(sku)!.index, 'sku'] });
       }
       problems.throwIfAny();
       lines = [...wanted].map(([sku, { quantity }]) => {
@@ -335,7 +340,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       });
     }
     lines = lines.filter((l) => l.quantity > 0);
-    if (!lines.length) throw domainError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { pointer: '/items' });
+    if (!lines.length) throw domainError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { path: ['items'] });
 
     const now = clientNow(client);
     const productRows = await tx
@@ -411,14 +416,14 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
     // that location's check is the inbound.checkingUpdate between checking and checked.
     const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
-    await emitInboundEvent(tx, client, inbound.id, inboundEvents.PROCESSING, now);
-    for (const status of pathBetween(inboundTransitions, 'PROCESSING', 'CHECKED')) {
+    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, client, inbound.id, event, now);
+    for (const { to: status, events } of inboundLifecycle.walk('PROCESSING', 'CHECKED')) {
       if (status === 'CHECKED' && differs) await emitInboundEvent(tx, client, inbound.id, inboundCheckingUpdateEvent, now);
       await tx
         .update(inbounds)
         .set({ ...inboundStatusFields(status, now), status })
         .where(eq(inbounds.id, inbound.id));
-      await emitInboundEvent(tx, client, inbound.id, inboundEvents[status], now);
+      for (const event of events) await emitInboundEvent(tx, client, inbound.id, event, now);
     }
 
     const after = await tx
@@ -427,7 +432,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
     const target: PackingSlipStatus = after.every((i) => i.received >= i.quantity) ? 'CHECKED' : 'IN_PROGRESS';
     // Walking the table refuses a status the lifecycle does not allow from here.
-    if (target !== slip.status) pathBetween(packingSlipTransitions, slip.status as PackingSlipStatus, target);
+    if (target !== slip.status) packingSlipLifecycle.walk(slip.status as PackingSlipStatus, target);
     await tx
       .update(inboundPackingSlips)
       .set({ status: target, receivedOn: slip.receivedOn ?? now })

@@ -1,7 +1,8 @@
 // Address rules by country (v2 spec section 5): postcode and house number required for NL, BE and DE;
 // a missing house number is taken from the street, and an address still without one makes the order Not Valid.
 import { houseNumberRequiredCountries } from '@shopapi/contract';
-import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
+import type { FieldPath } from '../../platform/errors.ts';
+import type { InputWarnings } from '../../platform/request-warnings.ts';
 import type { AddressInput } from './service.ts';
 
 /** "Kerkstraat 12", "Kerkstraat 12a", "Kerkstraat 12-3": the street, then the number, then an addition. */
@@ -15,12 +16,12 @@ export interface CheckedAddress {
   problem?: string;
 }
 
-/** streetSource: where the request carries the street, named in the warning when the house number is taken from it. */
+/** The warning that a house number was taken from the street names the street by `streetPath`. */
 export function checkAddress(
   address: AddressInput,
   role: 'delivery' | 'billing',
-  warnings: WarningSink = noWarnings,
-  streetSource?: string,
+  warnings: InputWarnings = { add() {} },
+  streetPath?: FieldPath,
 ): CheckedAddress {
   const country = address.countryCode.toUpperCase().slice(0, 2);
   if (!houseNumberRequiredCountries.has(country)) return { address, valid: true };
@@ -29,7 +30,7 @@ export function checkAddress(
   const match = numberAtEnd.exec(address.street1.trim());
   if (!match) return { address, valid: false };
   const addition = match[3] && !address.houseNumberExtension ? ` and addition "${match[3]}"` : '';
-  warnings.add('coerced', `house number ${match[2]}${addition} taken from the street "${address.street1.trim()}"`, streetSource);
+  warnings.add('coerced', `house number ${match[2]}${addition} taken from the street "${address.street1.trim()}"`, streetPath);
   return {
     address: {
       ...address,

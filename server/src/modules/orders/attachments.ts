@@ -21,10 +21,9 @@ function formatOf(width: number, height: number): keyof typeof pageFormats | und
   );
 }
 
-/** Reads the PDF and returns its page format, or throws a 400 that says what is wrong. */
+/** Reads the PDF and returns its page format, or throws a 400 that says what is wrong (at the path ['file']). */
 export async function checkPdf(bytes: Buffer): Promise<string> {
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
-    throw domainError('400', 'The file is not a PDF document.', { pointer: '/file' });
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw domainError('400', 'The file is not a PDF document.', { path: ['file'] });
   let reading: Awaited<ReturnType<typeof readPdfPages>>;
   try {
     reading = await readPdfPages(bytes);
@@ -34,29 +33,29 @@ export async function checkPdf(bytes: Buffer): Promise<string> {
     throw error;
   }
   // pdf-lib may fail while loading or only when walking a broken page tree: both are an unreadable PDF.
-  if (reading.outcome === 'unreadable') throw domainError('400', 'The PDF document could not be read.', { pointer: '/file' });
+  if (reading.outcome === 'unreadable') throw domainError('400', 'The PDF document could not be read.', { path: ['file'] });
   if (reading.outcome === 'expands') {
     throw domainError(
       '400',
       `The PDF expands too much: its compressed streams decode to more than ${PDF_DECODED_BYTES_MAX / 1024 / 1024} MiB. Send a simpler document.`,
-      { pointer: '/file' },
+      { path: ['file'] },
     );
   }
   if (reading.outcome === 'tooComplex') {
     throw domainError(
       '400',
       `The PDF is too complex: reading it takes longer than ${FILE_CHECK_DEADLINE_MS / 1000} s or more memory than allowed. Send a simpler document.`,
-      { pointer: '/file' },
+      { path: ['file'] },
     );
   }
   const { pages } = reading;
   if (pages.length !== limits.attachmentMaxPages)
-    throw domainError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { pointer: '/file' });
+    throw domainError('400', `The PDF must have exactly one page; it has ${pages.length}.`, { path: ['file'] });
   const { width, height } = pages[0];
   const format = formatOf(width, height);
   if (!format)
     throw domainError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, {
-      pointer: '/file',
+      path: ['file'],
     });
   return format;
 }
@@ -88,10 +87,11 @@ export async function findAttachment(db: Db, clientId: number, id: number) {
 }
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
+/** Problems name their place by a path into the input; the file's by ['file'], a missing order by [] (the whole input). */
 export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer) {
   const problems = new ProblemCollector();
   if (input.orderId === undefined && !input.externalOrderNumber)
-    problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { pointer: '/data' });
+    problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { path: [] });
   problems.throwIfAny();
 
   let order: OrderRow | undefined;
@@ -99,7 +99,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
     order = await requireOrder(db, clientId, input.orderId);
     if (input.externalOrderNumber && input.externalOrderNumber !== order.externalOrderNumber) {
       throw domainError('400', 'externalOrderNumber does not belong to the order in relationships.order.', {
-        pointer: '/data/attributes/externalOrderNumber',
+        path: ['externalOrderNumber'],
       });
     }
   } else {
@@ -109,7 +109,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
       .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, input.externalOrderNumber!)));
     if (!order)
       throw domainError('404-6', `No order with externalOrderNumber "${input.externalOrderNumber}".`, {
-        pointer: '/data/attributes/externalOrderNumber',
+        path: ['externalOrderNumber'],
       });
   }
   assertNotFulfilled(order, '422-1');

@@ -1,23 +1,12 @@
-// Orders: creation (from a v3 document or a domain-level input), reading with related resources, updates, cancellation.
+// Orders: creation from a plain order (whichever API it came from), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { Static } from '@sinclair/typebox';
-import {
-  defaults,
-  euCountryCodes,
-  limits,
-  type AddressWriteAttributes,
-  type OrderCreateAttributes,
-  type OrderCreateDocument,
-  type OrderItemWriteAttributes,
-  type OrderUpdateDocument,
-  type PickUpPointWriteAttributes,
-} from '@shopapi/contract';
+import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract';
 import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
-import { noWarnings, type WarningSink } from '../../platform/request-warnings.ts';
+import { noInputWarnings, type InputWarnings } from '../../platform/request-warnings.ts';
 import { dayAfter, startOfDay } from '../../platform/time.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
@@ -26,22 +15,105 @@ const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipme
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
 
-type CreateDocument = Static<typeof OrderCreateDocument>;
-type UpdateDocument = Static<typeof OrderUpdateDocument>;
-type Included = NonNullable<CreateDocument['included']>[number];
+/** Free fields (extra1..extra5 on an order, extra6 and extra7 on an item). */
+type Metadata = Record<string, string | null>;
 
-const provisionalKey = (ref: { id?: string | number; lid?: string | number }) =>
-  (ref.lid ?? ref.id) === undefined ? undefined : String(ref.lid ?? ref.id);
+/** What the service did beyond what was asked (a default filled in, a value converted), named by its path in the input. */
+/** The fields of an order a client sets; absent ones take their defaults on create. */
+export interface OrderFields {
+  externalOrderNumber: string;
+  locale: string;
+  reference?: string | null;
+  /** A date (2024-05-01) or a date-time. */
+  orderedOn?: string | null;
+  consumerReference?: string | null;
+  promotionCode?: string | null;
+  email?: string | null;
+  phoneNumber?: string | null;
+  vatNumber?: string | null;
+  fulfillFrom?: WarehouseCode | null;
+  preferredShippingDate?: string | null;
+  allowPartialDelivery?: boolean | null;
+  onHold?: boolean;
+  channelIdentifier?: string | null;
+  currency?: string | null;
+  metadata?: Metadata | null;
+}
+
+export interface AddressInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  prefix?: string | null;
+  company?: string | null;
+  street1: string;
+  street2?: string | null;
+  houseNumber?: string | null;
+  houseNumberExtension?: string | null;
+  postcode?: string | null;
+  city: string;
+  region?: string | null;
+  countryCode: string;
+  translatedName?: string | null;
+}
+
+export interface PickUpPointInput {
+  identifier: string;
+  registrationNumber?: string | null;
+  name?: string | null;
+  street1?: string | null;
+  street2?: string | null;
+  postcode?: string | null;
+  houseNumber?: string | null;
+  houseNumberExtension?: string | null;
+  city?: string | null;
+  region?: string | null;
+  countryCode: string;
+}
+
+export interface OrderItemInput {
+  sku: string;
+  quantity: number;
+  channelIdentifier?: string | null;
+  fulfillFrom?: WarehouseCode | null;
+  price?: number | null;
+  /** A fraction (0.21). */
+  vat?: number | null;
+  name?: string | null;
+  metadata?: Metadata | null;
+}
+
+/**
+ * An order in domain terms, whichever API it came from (v3 document or v2 flat fields). Problems and warnings name
+ * their place by a path into it: ['externalOrderNumber'], ['orderTypeId'], ['items', 0, 'sku'], ['billingAddress'].
+ */
+export interface NewOrder extends OrderFields {
+  orderTypeId: number;
+  /** A main shipping method; the client's default when absent. */
+  preferredShippingMethodId?: number;
+  /** Absent only when the caller has already recorded why in its problems. */
+  deliveryAddress: AddressInput | undefined;
+  /** Absent: the client gave none, so the delivery address is billed; 'delivery': the client named the delivery address. */
+  billingAddress?: AddressInput | 'delivery';
+  pickUpPoint?: PickUpPointInput;
+  items: OrderItemInput[];
+  /** v2: false when the address lacks a required house number; such an order is not shipped until fixed. */
+  isValid?: boolean;
+}
+
+/** The changes of PUT: every field the order has is given, except that optional ones left out keep their value. */
+export interface OrderChanges extends OrderFields {
+  onHold: boolean;
+}
 
 function orderedOnOf(value: string | null | undefined): Date | null {
   if (!value) return null;
   return new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
 }
 
-const existingOrderConflict = (id: number, externalOrderNumber: string, base: string) =>
+const existingOrderConflict = (id: number, externalOrderNumber: string) =>
   domainError('409-1', `An order with externalOrderNumber "${externalOrderNumber}" already exists.`, {
-    pointer: '/data/attributes/externalOrderNumber',
-    related: `${base}/v3/orders/${id}`,
+    path: ['externalOrderNumber'],
+    existing: { type: 'order', id },
   });
 
 async function findByExternalNumber(db: Db, clientId: number, externalOrderNumber: string) {
@@ -52,137 +124,26 @@ async function findByExternalNumber(db: Db, clientId: number, externalOrderNumbe
   return row;
 }
 
-/** Where a v3 document carries the order fields that have defaults. */
-const documentSources: OrderSources = {
-  email: '/data/attributes/email',
-  currency: '/data/attributes/currency',
-  allowPartialDelivery: '/data/attributes/allowPartialDelivery',
-  preferredShippingMethod: '/data/relationships/preferredShippingMethod',
-  billingAddress: '/data/relationships/billingAddress',
-};
-
-export async function createOrder(
-  db: Db,
-  client: Client,
-  document: CreateDocument,
-  base: string,
-  warnings: WarningSink = noWarnings,
-): Promise<number> {
-  const { attributes, relationships } = document.data;
-  const included = document.included ?? [];
-  const problems = new ProblemCollector();
-
-  const addressesByKey = new Map<string, { index: number; resource: Included }>();
-  const items: { index: number; resource: Extract<Included, { type: 'orderItem' }> }[] = [];
-  const pickUps: { index: number; resource: Extract<Included, { type: 'pickUpPoint' }> }[] = [];
-  included.forEach((resource, index) => {
-    if (resource.type === 'address') {
-      const key = provisionalKey(resource);
-      if (key === undefined)
-        problems.add('400', 'An included address needs a provisional id that a relationship points to.', { pointer: `/included/${index}` });
-      else if (addressesByKey.has(key))
-        problems.add('400', `The provisional id "${key}" is used by two included addresses.`, { pointer: `/included/${index}/id` });
-      else addressesByKey.set(key, { index, resource });
-    } else if (resource.type === 'orderItem') items.push({ index, resource });
-    else pickUps.push({ index, resource });
-  });
-  if (pickUps.length > 1) problems.add('400', 'An order has at most one pick-up point.', { pointer: `/included/${pickUps[1].index}` });
-  if (items.length > limits.orderItemsMax)
-    problems.add('400', `An order has at most ${limits.orderItemsMax} items; this one has ${items.length}.`, {
-      pointer: `/included/${items[limits.orderItemsMax].index}`,
-    });
-
-  const linkedAddress = (name: 'deliveryAddress' | 'billingAddress') => {
-    const ref = relationships[name];
-    if (!ref) return undefined;
-    const key = provisionalKey(ref.data);
-    const found = key === undefined ? undefined : addressesByKey.get(key);
-    if (!found)
-      problems.add('400', `${name} must point to an address in included by its provisional id.`, {
-        pointer: `/data/relationships/${name}`,
-      });
-    return found;
-  };
-  const delivery = linkedAddress('deliveryAddress');
-  const billing = linkedAddress('billingAddress');
-  for (const [key, entry] of addressesByKey) {
-    if (entry !== delivery && entry !== billing)
-      problems.add('400', `The included address "${key}" is not linked from the order.`, { pointer: `/included/${entry.index}` });
-  }
-
-  const addressOf = (entry: { resource: Included } | undefined) => entry?.resource.attributes as AddressInput | undefined;
-  return placeOrder(
-    db,
-    client,
-    {
-      attributes,
-      orderTypeId: Number(relationships.orderType.data.id),
-      preferredShippingMethodId: relationships.preferredShippingMethod ? Number(relationships.preferredShippingMethod.data.id) : undefined,
-      delivery: addressOf(delivery),
-      billing: billing === undefined ? undefined : billing === delivery ? 'delivery' : addressOf(billing),
-      pickUpPoint: pickUps[0]?.resource.attributes,
-      items: items.map(({ index, resource }) => ({ attributes: resource.attributes, pointer: `/included/${index}/attributes` })),
-      sources: documentSources,
-    },
-    base,
-    problems,
-    warnings,
-  );
-}
-
-export type AddressInput = Static<typeof AddressWriteAttributes>;
-
-/** An order in domain terms, whichever API it came from (v3 document or v2 flat fields). */
-export interface NewOrder {
-  attributes: Static<typeof OrderCreateAttributes>;
-  orderTypeId: number;
-  /** A main shipping method; the client's default when absent. */
-  preferredShippingMethodId?: number;
-  /** Absent only when the caller has already recorded why in its problems. */
-  delivery: AddressInput | undefined;
-  /** Absent: the client gave none, so the delivery address is billed; 'delivery': the client named the delivery address. */
-  billing?: AddressInput | 'delivery';
-  pickUpPoint?: Static<typeof PickUpPointWriteAttributes>;
-  /** pointer: where the item is in the request, for error sources. */
-  items: { attributes: Static<typeof OrderItemWriteAttributes>; pointer: string }[];
-  /** v2: false when the address lacks a required house number; such an order is not shipped until fixed. */
-  isValid?: boolean;
-  /** Where the request carries the fields that have defaults: a warning for a default applied names that place. */
-  sources: OrderSources;
-}
-
-export interface OrderSources {
-  email: string;
-  currency: string;
-  allowPartialDelivery: string;
-  preferredShippingMethod: string;
-  billingAddress?: string;
-}
-
 /** What placeOrder filled in for what the client left out, noted once the order is stored. */
 function noteDefaults(
   input: NewOrder,
   shippingMethod: { id: number; name: string },
   productBySku: Map<string, { name: string }>,
-  warnings: WarningSink,
+  warnings: InputWarnings,
 ) {
-  const { attributes, sources } = input;
-  if (attributes.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, sources.email);
-  if (attributes.currency == null) warnings.add('default', `not given: ${defaults.currency}`, sources.currency);
-  if (attributes.allowPartialDelivery == null)
-    warnings.add('default', `not given: ${defaults.allowPartialDelivery}`, sources.allowPartialDelivery);
+  if (input.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, ['email']);
+  if (input.currency == null) warnings.add('default', `not given: ${defaults.currency}`, ['currency']);
+  if (input.allowPartialDelivery == null) warnings.add('default', `not given: ${defaults.allowPartialDelivery}`, ['allowPartialDelivery']);
   if (input.preferredShippingMethodId === undefined)
-    warnings.add(
-      'default',
-      `not given: your main shipping method ${shippingMethod.id} (${shippingMethod.name})`,
-      sources.preferredShippingMethod,
-    );
-  if (input.billing === undefined)
-    warnings.add('default', 'no billing address: the delivery address is the billing address', sources.billingAddress);
-  for (const { attributes: item, pointer } of input.items) {
-    if (item.vat == null) warnings.add('default', `not given: ${defaults.vat}`, `${pointer}/vat`);
-    if (!item.name) warnings.add('default', `not given: the product name "${productBySku.get(item.sku)!.name}"`, `${pointer}/name`);
-  }
+    warnings.add('default', `not given: your main shipping method ${shippingMethod.id} (${shippingMethod.name})`, [
+      'preferredShippingMethodId',
+    ]);
+  if (input.billingAddress === undefined)
+    warnings.add('default', 'no billing address: the delivery address is the billing address', ['billingAddress']);
+  input.items.forEach((item, index) => {
+    if (item.vat == null) warnings.add('default', `not given: ${defaults.vat}`, ['items', index, 'vat']);
+    if (!item.name) warnings.add('default', `not given: the product name "${productBySku.get(item.sku)!.name}"`, ['items', index, 'name']);
+  });
 }
 
 /** Checks an order against the client's data and stores it in one transaction; every problem is reported together. */
@@ -190,26 +151,25 @@ export async function placeOrder(
   db: Db,
   client: Client,
   input: NewOrder,
-  base: string,
   problems = new ProblemCollector(),
-  warnings: WarningSink = noWarnings,
+  warnings: InputWarnings = noInputWarnings,
 ): Promise<number> {
-  const { attributes, delivery, billing, items } = input;
+  const { deliveryAddress: delivery, billingAddress: billing, items } = input;
   const [orderType, shippingMethod, existing] = await Promise.all([
     findOrderType(db, client.id, input.orderTypeId),
     input.preferredShippingMethodId !== undefined
       ? findMainShippingMethod(db, client.id, input.preferredShippingMethodId)
       : defaultMainShippingMethod(db, client.id),
-    findByExternalNumber(db, client.id, attributes.externalOrderNumber),
+    findByExternalNumber(db, client.id, input.externalOrderNumber),
   ]);
-  if (!orderType) problems.add('404-2', `Order type ${input.orderTypeId} not found.`, { pointer: '/data/relationships/orderType' });
+  if (!orderType) problems.add('404-2', `Order type ${input.orderTypeId} not found.`, { path: ['orderTypeId'] });
   if (!shippingMethod)
     problems.add('404-3', `Shipping method ${input.preferredShippingMethodId} is not one of your main shipping methods.`, {
-      pointer: '/data/relationships/preferredShippingMethod',
+      path: ['preferredShippingMethodId'],
     });
-  if (existing) problems.items.push(existingOrderConflict(existing.id, attributes.externalOrderNumber, base).items[0]);
+  if (existing) problems.items.push(existingOrderConflict(existing.id, input.externalOrderNumber).items[0]);
 
-  const skus = [...new Set(items.map((i) => i.attributes.sku))];
+  const skus = [...new Set(items.map((i) => i.sku))];
   const productRows = skus.length
     ? await db
         .select({ id: products.id, sku: products.sku, name: products.name })
@@ -218,12 +178,12 @@ export async function placeOrder(
     : [];
   const productBySku = new Map(productRows.map((p) => [p.sku, p]));
   const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
-  for (const { attributes: item, pointer } of items) {
-    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, { pointer: `${pointer}/sku` });
+  items.forEach((item, index) => {
+    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, { path: ['items', index, 'sku'] });
     if (international && !(Number(item.price ?? 0) > 0)) {
-      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { pointer: `${pointer}/price` });
+      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { path: ['items', index, 'price'] });
     }
-  }
+  });
   problems.throwIfAny();
 
   let id: number;
@@ -242,22 +202,22 @@ export async function placeOrder(
         .insert(orders)
         .values({
           clientId: client.id,
-          externalOrderNumber: attributes.externalOrderNumber,
-          locale: attributes.locale,
-          reference: attributes.reference || null,
-          orderedOn: orderedOnOf(attributes.orderedOn),
-          consumerReference: attributes.consumerReference || null,
-          promotionCode: attributes.promotionCode || null,
-          email: attributes.email ?? defaults.noReplyEmail,
-          phoneNumber: attributes.phoneNumber ?? null,
-          vatNumber: attributes.vatNumber ?? null,
-          fulfillFrom: attributes.fulfillFrom ?? null,
-          preferredShippingDate: attributes.preferredShippingDate ?? null,
-          allowPartialDelivery: attributes.allowPartialDelivery ?? defaults.allowPartialDelivery,
-          onHold: attributes.onHold ?? defaults.onHold,
-          metadata: attributes.metadata ?? {},
-          channelIdentifier: attributes.channelIdentifier ?? null,
-          currency: attributes.currency ?? defaults.currency,
+          externalOrderNumber: input.externalOrderNumber,
+          locale: input.locale,
+          reference: input.reference || null,
+          orderedOn: orderedOnOf(input.orderedOn),
+          consumerReference: input.consumerReference || null,
+          promotionCode: input.promotionCode || null,
+          email: input.email ?? defaults.noReplyEmail,
+          phoneNumber: input.phoneNumber ?? null,
+          vatNumber: input.vatNumber ?? null,
+          fulfillFrom: input.fulfillFrom ?? null,
+          preferredShippingDate: input.preferredShippingDate ?? null,
+          allowPartialDelivery: input.allowPartialDelivery ?? defaults.allowPartialDelivery,
+          onHold: input.onHold ?? defaults.onHold,
+          metadata: input.metadata ?? {},
+          channelIdentifier: input.channelIdentifier ?? null,
+          currency: input.currency ?? defaults.currency,
           orderTypeId: orderType!.id,
           preferredShippingMethodId: shippingMethod!.id,
           deliveryAddressId: deliveryId,
@@ -273,7 +233,7 @@ export async function placeOrder(
       if (input.pickUpPoint) await tx.insert(pickUpPoints).values({ clientId: client.id, orderId: order.id, ...input.pickUpPoint });
       if (items.length) {
         await tx.insert(orderItems).values(
-          items.map(({ attributes: item }) => {
+          items.map((item) => {
             const product = productBySku.get(item.sku)!;
             return {
               clientId: client.id,
@@ -296,8 +256,8 @@ export async function placeOrder(
     });
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key')) {
-      const winner = await findByExternalNumber(db, client.id, attributes.externalOrderNumber);
-      throw existingOrderConflict(winner?.id ?? 0, attributes.externalOrderNumber, base);
+      const winner = await findByExternalNumber(db, client.id, input.externalOrderNumber);
+      throw existingOrderConflict(winner?.id ?? 0, input.externalOrderNumber);
     }
     throw error;
   }
@@ -367,41 +327,33 @@ export function assertNotFulfilled(order: OrderRow, code: '422' | '422-1' = '422
   if (order.fulfilledAt) throw domainError(code, `Order ${order.id} is already fulfilled and cannot be modified; no changes were applied.`);
 }
 
+/** Changes the order (read by the caller with requireOrder); a fulfilled order is not changed (422). */
 export async function updateOrder(
   db: Db,
   client: Client,
-  id: number,
-  document: UpdateDocument,
-  base: string,
-  warnings: WarningSink = noWarnings,
+  order: OrderRow,
+  a: OrderChanges,
+  warnings: InputWarnings = noInputWarnings,
 ): Promise<void> {
-  const order = await requireOrder(db, client.id, id);
-  if (Number(document.data.id) !== id)
-    throw domainError('409', `The id in the document (${document.data.id}) does not match the id in the path (${id}).`, {
-      pointer: '/data/id',
-    });
+  const { id } = order;
   assertNotFulfilled(order);
-  for (const name in document.data.relationships)
-    warnings.add('ignored', 'relationships cannot change; not read', `/data/relationships/${name}`);
-  const a = document.data.attributes;
   const problems = new ProblemCollector();
-  if (a.currency != null && a.currency !== order.currency)
-    problems.add('400', 'currency cannot be changed.', { pointer: '/data/attributes/currency' });
+  if (a.currency != null && a.currency !== order.currency) problems.add('400', 'currency cannot be changed.', { path: ['currency'] });
   if (a.channelIdentifier != null && a.channelIdentifier !== order.channelIdentifier)
-    problems.add('400', 'channelIdentifier cannot be changed.', { pointer: '/data/attributes/channelIdentifier' });
+    problems.add('400', 'channelIdentifier cannot be changed.', { path: ['channelIdentifier'] });
   const today = clientNow(client).toISOString().slice(0, 10);
   if (a.preferredShippingDate && a.preferredShippingDate < today)
-    problems.add('400', `preferredShippingDate must be today (${today}) or later.`, { pointer: '/data/attributes/preferredShippingDate' });
+    problems.add('400', `preferredShippingDate must be today (${today}) or later.`, { path: ['preferredShippingDate'] });
   if (a.fulfillFrom && a.fulfillFrom !== order.fulfillFrom) {
     const strategy = await warehousesOf(db, client.id, order.preferredShippingMethodId);
     if (!strategy.includes(a.fulfillFrom))
       problems.add('400', `fulfillFrom must be one of the warehouses of the order's shipping method: ${strategy.join(', ')}.`, {
-        pointer: '/data/attributes/fulfillFrom',
+        path: ['fulfillFrom'],
       });
   }
   if (a.externalOrderNumber !== order.externalOrderNumber) {
     const other = await findByExternalNumber(db, client.id, a.externalOrderNumber);
-    if (other) problems.items.push(existingOrderConflict(other.id, a.externalOrderNumber, base).items[0]);
+    if (other) problems.items.push(existingOrderConflict(other.id, a.externalOrderNumber).items[0]);
   }
   problems.throwIfAny();
 
@@ -440,15 +392,15 @@ export async function updateOrder(
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key'))
       throw domainError('409-1', `An order with externalOrderNumber "${a.externalOrderNumber}" already exists.`, {
-        pointer: '/data/attributes/externalOrderNumber',
+        path: ['externalOrderNumber'],
       });
     throw error;
   }
-  if (a.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, '/data/attributes/email');
+  if (a.email == null) warnings.add('default', `not given: the no-reply address ${defaults.noReplyEmail}`, ['email']);
   if (a.allowPartialDelivery === null)
-    warnings.add('default', `null: the order type's default, ${allowPartialDelivery}`, '/data/attributes/allowPartialDelivery');
+    warnings.add('default', `null: the order type's default, ${allowPartialDelivery}`, ['allowPartialDelivery']);
   if (a.metadata == null && Object.values(order.metadata).some((value) => value != null))
-    warnings.add('default', 'not given: the stored metadata is erased', '/data/attributes/metadata');
+    warnings.add('default', 'not given: the stored metadata is erased', ['metadata']);
 }
 
 /** Quantity per order item that shipments already cover (in any state): that part can no longer be cancelled. */

@@ -70,7 +70,6 @@ export interface NewProduct extends ProductChanges {
   parts?: { id: number | string; quantity: number }[];
 }
 
-const attribute = (name: string) => `/data/attributes/${name}`;
 const measurements = ['weight', 'length', 'width', 'height'] as const;
 
 /**
@@ -84,7 +83,7 @@ export function normalizeHsCodes(entries: { country?: string; hsCode: string }[]
       problems.add(
         '400',
         `hsCode must have ${limits.hsCodeMinDigits} to ${limits.hsCodeMaxDigits} digits; "${entry.hsCode}" has ${hsCode.length}.`,
-        { pointer: `${attribute('hsCodes')}/${index}/hsCode` },
+        { path: ['hsCodes', index, 'hsCode'] },
       );
     }
     return { country: entry.country ?? defaults.hsCodeCountry, hsCode };
@@ -92,7 +91,7 @@ export function normalizeHsCodes(entries: { country?: string; hsCode: string }[]
   const countries = out.map((e) => e.country);
   countries.forEach((country, index) => {
     if (countries.indexOf(country) !== index)
-      problems.add('400', `hsCodes has country ${country} twice.`, { pointer: `${attribute('hsCodes')}/${index}/country` });
+      problems.add('400', `hsCodes has country ${country} twice.`, { path: ['hsCodes', index, 'country'] });
   });
   if (out.length && !countries.includes(defaults.hsCodeCountry)) {
     const source = out.find((e) => e.country === 'EU') ?? out.find((e) => e.country === 'NL') ?? out[0];
@@ -110,20 +109,20 @@ function checkState(state: ProductState, problems: ProblemCollector) {
   if (state.hasExpirationDate) {
     if (state.expirationDate !== 'SCAN_AT_INBOUND')
       problems.add('400', 'A perishable product (hasExpirationDate) needs expirationDate SCAN_AT_INBOUND.', {
-        pointer: attribute('expirationDate'),
+        path: ['expirationDate'],
       });
     if (!state.expirationDateMargin || state.expirationDateMargin < 1)
       problems.add('400', 'A perishable product needs a positive expirationDateMargin (days).', {
-        pointer: attribute('expirationDateMargin'),
+        path: ['expirationDateMargin'],
       });
     if (state.expirationDateWarning == null || (state.expirationDateMargin && state.expirationDateWarning < state.expirationDateMargin)) {
       problems.add('400', 'A perishable product needs an expirationDateWarning of at least the expirationDateMargin (days).', {
-        pointer: attribute('expirationDateWarning'),
+        path: ['expirationDateWarning'],
       });
     }
   } else if (state.expirationDate) {
     problems.add('400', 'expirationDate SCAN_AT_INBOUND is for perishable products: set hasExpirationDate too.', {
-      pointer: attribute('expirationDate'),
+      path: ['expirationDate'],
     });
   }
 }
@@ -141,7 +140,7 @@ function checkMeasurements(
       problems.add(
         '409',
         `${name} is measured by the warehouse at first receipt${current === null ? '' : ` (${current})`} and cannot be set.`,
-        { pointer: attribute(name) },
+        { path: [name] },
       );
     }
   }
@@ -162,10 +161,9 @@ async function checkUnique(
     .select({ id: products.id, sku: products.sku, barcode: products.barcode })
     .from(products)
     .where(and(eq(products.clientId, clientId), or(...clashes), exceptId ? ne(products.id, exceptId) : undefined));
-  if (sku && rows.some((r) => r.sku === sku))
-    problems.add('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
+  if (sku && rows.some((r) => r.sku === sku)) problems.add('409', `A product with sku "${sku}" already exists.`, { path: ['sku'] });
   if (barcode && rows.some((r) => r.barcode === barcode))
-    problems.add('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
+    problems.add('409', `A product with barcode "${barcode}" already exists.`, { path: ['barcode'] });
 }
 
 /** Parts of a bundle or composite: existing products of the client, each once, that have no parts themselves. */
@@ -176,15 +174,15 @@ async function resolveParts(
   parts: NewProduct['parts'],
   problems: ProblemCollector,
 ): Promise<ProductPart[]> {
-  const pointer = '/data/relationships/parts';
+  const path = ['parts'];
   const takesParts = (productTypesWithParts as readonly string[]).includes(type);
   if (!takesParts) {
     if (parts?.length)
-      problems.add('400', `Only ${productTypesWithParts.join(' and ')} products have parts; this one is ${type}.`, { pointer });
+      problems.add('400', `Only ${productTypesWithParts.join(' and ')} products have parts; this one is ${type}.`, { path });
     return [];
   }
   if (!parts?.length) {
-    problems.add('400', `A ${type} product needs its parts in relationships.parts.`, { pointer });
+    problems.add('400', `A ${type} product needs its parts in relationships.parts.`, { path });
     return [];
   }
   const ids = parts.map((p) => Number(p.id));
@@ -194,20 +192,19 @@ async function resolveParts(
     .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
   const typeOf = new Map(found.map((r) => [r.id, r.type]));
   ids.forEach((id, index) => {
-    const at = `${pointer}/data/${index}`;
-    if (ids.indexOf(id) !== index) problems.add('400', `Part ${id} is listed twice.`, { pointer: at });
-    else if (!typeOf.has(id)) problems.add('400', `Part ${id} is not one of your products.`, { pointer: `${at}/id` });
+    if (ids.indexOf(id) !== index) problems.add('400', `Part ${id} is listed twice.`, { path: ['parts', index] });
+    else if (!typeOf.has(id)) problems.add('400', `Part ${id} is not one of your products.`, { path: ['parts', index, 'id'] });
     else if ((productTypesWithParts as readonly string[]).includes(typeOf.get(id)!))
-      problems.add('400', `Part ${id} is a ${typeOf.get(id)} product itself; parts cannot have parts.`, { pointer: `${at}/id` });
+      problems.add('400', `Part ${id} is a ${typeOf.get(id)} product itself; parts cannot have parts.`, { path: ['parts', index, 'id'] });
   });
   return parts.map((p, index) => ({ partId: ids[index], quantity: p.quantity }));
 }
 
 function uniqueViolation(error: unknown, sku: string, barcode: string | null) {
   if (isUniqueViolation(error, 'products_client_sku_key'))
-    return domainError('409', `A product with sku "${sku}" already exists.`, { pointer: attribute('sku') });
+    return domainError('409', `A product with sku "${sku}" already exists.`, { path: ['sku'] });
   if (isUniqueViolation(error, 'products_client_barcode_key'))
-    return domainError('409', `A product with barcode "${barcode}" already exists.`, { pointer: attribute('barcode') });
+    return domainError('409', `A product with barcode "${barcode}" already exists.`, { path: ['barcode'] });
   return error;
 }
 
@@ -238,6 +235,7 @@ function applyChanges(base: ProductState, changes: ProductChanges, problems: Pro
   };
 }
 
+/** Problems name their place by a path into the input: ['sku'], ['hsCodes', 0, 'hsCode'], ['parts', 1, 'id']. */
 export async function createProduct(db: Db, clientId: number, input: NewProduct, extras: ProductExtras = {}): Promise<ProductRow> {
   const problems = new ProblemCollector();
   const type = input.type ?? 'DEFAULT';
@@ -313,10 +311,8 @@ export async function updateProduct(
         .for('update');
       if (!stored) throw domainError('404', `Product ${id} not found.`);
       const problems = new ProblemCollector();
-      if (changes.sku !== undefined && changes.sku !== stored.sku)
-        problems.add('400', 'sku cannot be changed.', { pointer: attribute('sku') });
-      if (changes.type !== undefined && changes.type !== stored.type)
-        problems.add('400', 'type cannot be changed.', { pointer: attribute('type') });
+      if (changes.sku !== undefined && changes.sku !== stored.sku) problems.add('400', 'sku cannot be changed.', { path: ['sku'] });
+      if (changes.type !== undefined && changes.type !== stored.type) problems.add('400', 'type cannot be changed.', { path: ['type'] });
       const {
         id: _id,
         clientId: _clientId,
@@ -334,7 +330,7 @@ export async function updateProduct(
         await checkUnique(tx as unknown as Db, clientId, undefined, state.barcode, id, problems);
         const units = await stockQuantity(tx as unknown as Db, clientId, id);
         if (units > 0)
-          problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { pointer: attribute('barcode') });
+          problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { path: ['barcode'] });
       }
       problems.throwIfAny();
       const [row] = await tx

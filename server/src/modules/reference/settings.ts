@@ -2,14 +2,33 @@
 // and `client create --settings`), refusing to remove what orders, shipments or returns still use.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Static } from '@sinclair/typebox';
-import { paymentMethods, type SandboxSettingsInput, type WarehouseCode } from '@shopapi/contract';
+import { paymentMethods, type WarehouseCode } from '@shopapi/contract';
 import { anyOf, schema, type Db } from '../../platform/db/index.ts';
 import { ProblemCollector } from '../../platform/errors.ts';
 
 const { clients, orderTypes, shippingMethods, returnReasons, languages, countries, orders, shipments, returnItems } = schema;
 
-export type SettingsInput = Static<typeof SandboxSettingsInput>;
+/** An entry of a list: with the id of a stored entry it replaces that one, without it is a new entry. */
+interface Entry {
+  id?: number | string;
+  code: string;
+  name: string;
+}
+
+/**
+ * The lists of settings to replace; a list left out keeps what is stored. Problems name their place by a path into
+ * it: ['orderTypes', 0, 'code'].
+ */
+export interface SettingsInput {
+  orderTypes?: (Entry & { allowPartialDelivery?: boolean })[];
+  mainShippingMethods?: (Entry & { carrier: string; warehouses: WarehouseCode[] })[];
+  returnShippingMethods?: (Entry & { carrier: string; paperless?: boolean })[];
+  languages?: Entry[];
+  countries?: Entry[];
+  returnReasons?: Entry[];
+  /** Read-only (always the single method 1): accepted and not read. */
+  paymentMethods?: unknown[];
+}
 type ListName = Exclude<keyof SettingsInput, 'paymentMethods'>;
 
 /** Every row of the client's settings, each list ordered by id. One statement after another: in a transaction they share a connection. */
@@ -99,7 +118,6 @@ function planList<R extends Stored>(
   entries: { id?: number | string; code: string }[],
   stored: R[],
   problems: ProblemCollector,
-  at: string,
 ): R[] {
   const [one, many] = entryWords[list];
   const byId = new Map(stored.map((r) => [r.id, r]));
@@ -110,10 +128,10 @@ function planList<R extends Stored>(
       const id = Number(entry.id);
       if (!byId.has(id))
         problems.add('404', `${one} ${id} is not one of your ${many}; leave the id out to create a new entry.`, {
-          pointer: `${at}/${list}/${index}/id`,
+          path: [list, index, 'id'],
         });
       else if (seenIds.has(id))
-        problems.add('400', `${one} ${id} is in ${list} twice (also at ${seenIds.get(id)}).`, { pointer: `${at}/${list}/${index}/id` });
+        problems.add('400', `${one} ${id} is in ${list} twice (also at ${seenIds.get(id)}).`, { path: [list, index, 'id'] });
       else seenIds.set(id, index);
     }
     const code = entry.code.toLowerCase();
@@ -121,7 +139,7 @@ function planList<R extends Stored>(
       problems.add(
         '400',
         `Code "${entry.code}" is in ${list} twice (also at ${seenCodes.get(code)}); codes are compared without regard to case.`,
-        { pointer: `${at}/${list}/${index}/code` },
+        { path: [list, index, 'code'] },
       );
     else seenCodes.set(code, index);
   });
@@ -152,9 +170,9 @@ type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 
 /**
  * Replaces the lists the input gives, in the caller's transaction: validation first, then the writes, so an error
- * leaves everything as it was. `at` is where the attributes sit in the document, for error pointers.
+ * leaves everything as it was.
  */
-export async function applySettings(tx: Db, clientId: number, input: SettingsInput, at = '/data/attributes'): Promise<void> {
+export async function applySettings(tx: Db, clientId: number, input: SettingsInput): Promise<void> {
   // One change of a client's settings at a time: the checks below hold until this transaction ends.
   await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).for('update');
   const stored = await storedRows(tx, clientId);
@@ -162,20 +180,19 @@ export async function applySettings(tx: Db, clientId: number, input: SettingsInp
   const warehouseMethods = stored.shippingMethods.filter((m) => m.kind === 'warehouse');
   const problems = new ProblemCollector();
   const removed = {
-    orderTypes: input.orderTypes ? planList('orderTypes', input.orderTypes, stored.orderTypes, problems, at) : [],
-    mainShippingMethods: input.mainShippingMethods ? planList('mainShippingMethods', input.mainShippingMethods, mains, problems, at) : [],
+    orderTypes: input.orderTypes ? planList('orderTypes', input.orderTypes, stored.orderTypes, problems) : [],
+    mainShippingMethods: input.mainShippingMethods ? planList('mainShippingMethods', input.mainShippingMethods, mains, problems) : [],
     returnShippingMethods: input.returnShippingMethods
       ? planList(
           'returnShippingMethods',
           input.returnShippingMethods,
           stored.shippingMethods.filter((m) => m.kind === 'return'),
           problems,
-          at,
         )
       : [],
-    languages: input.languages ? planList('languages', input.languages, stored.languages, problems, at) : [],
-    countries: input.countries ? planList('countries', input.countries, stored.countries, problems, at) : [],
-    returnReasons: input.returnReasons ? planList('returnReasons', input.returnReasons, stored.returnReasons, problems, at) : [],
+    languages: input.languages ? planList('languages', input.languages, stored.languages, problems) : [],
+    countries: input.countries ? planList('countries', input.countries, stored.countries, problems) : [],
+    returnReasons: input.returnReasons ? planList('returnReasons', input.returnReasons, stored.returnReasons, problems) : [],
   };
   problems.throwIfAny();
 
@@ -193,7 +210,7 @@ export async function applySettings(tx: Db, clientId: number, input: SettingsInp
   const removedWarehouseMethods = warehouseMethods.filter(
     (w) => removedMainIds.has(w.mainShippingMethodId ?? 0) || droppedWarehouses.has(w.id),
   );
-  await checkUnused(tx, clientId, removed, removedWarehouseMethods, droppedWarehouses, problems, at);
+  await checkUnused(tx, clientId, removed, removedWarehouseMethods, droppedWarehouses, problems);
   problems.throwIfAny();
 
   if (input.orderTypes) {
@@ -254,7 +271,6 @@ async function checkUnused(
   removedWarehouseMethods: ShippingMethodRow[],
   droppedWarehouses: Map<number, { main: ShippingMethodRow; index: number }>,
   problems: ProblemCollector,
-  at: string,
 ) {
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
   const methodIds = [...ids(removed.mainShippingMethods), ...ids(removedWarehouseMethods)];
@@ -270,12 +286,12 @@ async function checkUnused(
   );
   const methodShipments = await usage(tx, shipments, shipments.clientId, shipments.shippingMethodId, clientId, methodIds);
   const reasonItems = await usage(tx, returnItems, returnItems.clientId, returnItems.returnReasonId, clientId, ids(removed.returnReasons));
-  const refuse = (list: ListName, entry: Stored, users: string[], pointer = `${at}/${list}`) => {
+  const refuse = (list: ListName, entry: Stored, users: string[]) => {
     if (!users.length) return;
     problems.add(
       '409',
       `${entryWords[list][0]} ${entry.id} "${entry.code}" is used by ${users.join(' and ')}, so it cannot be removed: keep it in ${list} with "id": ${entry.id} (its code and name may change).`,
-      { pointer },
+      { path: [list] },
     );
   };
   for (const t of removed.orderTypes)
@@ -294,7 +310,7 @@ async function checkUnused(
       problems.add(
         '409',
         `Warehouse ${method.warehouse} of main shipping method ${main.id} "${main.code}" is used by ${counted(count, 'shipment')[0]} (shipping method ${id} "${method.code}"), so it cannot be removed from its warehouses.`,
-        { pointer: `${at}/mainShippingMethods/${index}/warehouses` },
+        { path: ['mainShippingMethods', index, 'warehouses'] },
       );
     }
   }

@@ -56,12 +56,12 @@ export async function registerReturn(db: Db, client: Client, input: NewReturn): 
     const line = shipped.find((s) => s.id === item.shipmentItemId);
     if (!line)
       problems.add('404', `Shipment item ${item.shipmentItemId} is not part of shipment ${shipment.id}.`, {
-        pointer: `/items/${index}/shipmentItemId`,
+        path: ['items', index, 'shipmentItemId'],
       });
     else if (item.quantity < 1 || item.quantity > line.quantity)
-      problems.add('400', `Quantity must be 1 to ${line.quantity}, the shipped quantity.`, { pointer: `/items/${index}/quantity` });
+      problems.add('400', `Quantity must be 1 to ${line.quantity}, the shipped quantity.`, { path: ['items', index, 'quantity'] });
     if (item.returnReasonId != null && !reasons.some((r) => r.id === item.returnReasonId))
-      problems.add('404', `Return reason ${item.returnReasonId} not found.`, { pointer: `/items/${index}/returnReasonId` });
+      problems.add('404', `Return reason ${item.returnReasonId} not found.`, { path: ['items', index, 'returnReasonId'] });
   });
   problems.throwIfAny();
 

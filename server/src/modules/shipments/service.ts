@@ -1,16 +1,50 @@
-// Shipments: reading with filters and the retention window. The simulated warehouse (src/warehouse) makes and moves them.
+// Shipments: reading with filters and the retention window; making a shipment for an order (what ships now, reserving
+// stock: an open shipment's items count as outbound) and moving it READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP →
+// SHIPPED (booking the goods out with SHIPMENT mutations), then its tracking stage until DELIVERED. Every move goes
+// through lifecycle.ts and emits the events the move returns, in its transaction. The simulated warehouse
+// (src/warehouse) decides when.
+import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
-import { limits } from '@shopapi/contract';
+import { houseNumberRequiredCountries, limits, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
 import { anyOf, schema, type Db } from '../../platform/db/index.ts';
+import type { Tracking } from '../../platform/db/schema/shipments.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
+import { pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
+import { warehouseShippingMethod } from '../reference/service.ts';
+import { emitShipmentEvent } from '../webhooks/payloads.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
+import { domainError } from '../../platform/errors.ts';
+import { nextTrackingStage, shipmentLifecycle, trackingLifecycle } from './lifecycle.ts';
+import {
+  addressById,
+  deliveryPostcode,
+  fulfilIfComplete,
+  hasPickUpPoint,
+  insertShipment,
+  itemsToBookOut,
+  lockOrder,
+  openLines,
+  ordersToStart,
+  partsOfBundles,
+  productsByIds,
+  shipmentsUnderWay,
+  shippingMethodById,
+  unreserved,
+  updateShipment,
+  updateShipmentItem,
+  type Line,
+  type OrderRow,
+  type ShipmentItemRow,
+  type ShipmentRow,
+} from './repository.ts';
 
 const { shipments, shipmentItems, orders } = schema;
 
-export type ShipmentRow = typeof shipments.$inferSelect;
-export type ShipmentItemRow = typeof shipmentItems.$inferSelect;
+export type { ShipmentItemRow, ShipmentRow };
+
+export { ordersToStart };
 
 export interface ShipmentFilters {
   shippedOnLt?: string;
@@ -67,12 +101,290 @@ export function shipmentItemById(db: Db, client: Client, id: number) {
     .where(and(eq(shipmentItems.clientId, client.id), eq(shipmentItems.id, id), eq(shipments.clientId, client.id), visible(client)));
 }
 
-export async function findShipment(db: Db, client: Client, id: number): Promise<ShipmentRow | undefined> {
-  const [row] = await db.select().from(shipments).where(ownShipment(client, id));
+export interface ShipmentLookup {
+  /** Locks the row for the rest of the transaction. */
+  lock?: boolean;
+  /**
+   * Reaches shipments past the retention window too. The window hides old shipments from the API's reads; the simulated
+   * warehouse and the sandbox controls have always worked on every shipment the warehouse holds (a clock advanced past
+   * the window still moves the shipments it started; an old shipment can still be advanced, failed or returned), and
+   * applying the window there would change those answers to 404 or leave shipments unmoved.
+   */
+  pastRetention?: boolean;
+}
+
+export async function findShipment(db: Db, client: Client, id: number, opts: ShipmentLookup = {}): Promise<ShipmentRow | undefined> {
+  const condition = opts.pastRetention ? and(eq(shipments.clientId, client.id), eq(shipments.id, id)) : ownShipment(client, id);
+  const query = db.select().from(shipments).where(condition);
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function requireShipment(db: Db, client: Client, id: number, opts: ShipmentLookup = {}): Promise<ShipmentRow> {
+  const row = await findShipment(db, client, id, opts);
+  if (!row) throw domainError('404', `Shipment ${id} not found.`);
   return row;
 }
 
 export async function itemsOf(db: Db, shipmentIds: number[]): Promise<ShipmentItemRow[]> {
   if (!shipmentIds.length) return [];
   return db.select().from(shipmentItems).where(anyOf(shipmentItems.shipmentId, shipmentIds)).orderBy(asc(shipmentItems.id));
+}
+
+// ---- making shipments
+
+/** Product types that are not goods on a shelf: a bundle ships as its parts, a service not at all. */
+const virtualTypes = new Set(['BUNDLE', 'SERVICE']);
+
+/** Packaging the carrier weighs on top of the goods. */
+const packagingGrams = 150;
+
+/**
+ * Starts the order's next shipment, if the order can still start one now (see ordersToStart) and the stock allows.
+ * Another process may be starting the same order: it holds the order's row, and this one skips it.
+ */
+export async function startOrder(tx: Db, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
+  const order = await lockOrder(tx, orderId, { skipLocked: true });
+  if (!order || order.onHold || !order.isValid || order.fulfilledAt) return undefined;
+  if ((await shipmentsUnderWay(tx, orderId)).length) return undefined;
+  return createShipment(tx, client, order, now, { force: false });
+}
+
+/**
+ * Decides what of the open lines ships now: everything when the stock is there (or when forced), else — only if the
+ * order allows partial delivery — what the stock covers. A bundle ships as its parts plus its own (weightless) line.
+ */
+async function plan(tx: Db, client: Client, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
+  const productRows = await productsByIds(
+    tx,
+    open.map((l) => l.productId),
+  );
+  const productOf = (id: number) => productRows.find((p) => p.id === id)!;
+  const parts = await partsOfBundles(
+    tx,
+    productRows.filter((p) => p.type === 'BUNDLE').map((p) => p.id),
+  );
+  const goodsOf = (line: Line) =>
+    productOf(line.productId).type === 'BUNDLE'
+      ? parts.filter((p) => p.productId === line.productId).map((p) => ({ productId: p.partId, sku: p.sku, per: p.quantity }))
+      : virtualTypes.has(productOf(line.productId).type)
+        ? []
+        : [{ productId: line.productId, sku: line.sku, per: 1 }];
+
+  const shippable = new Map<number, number>();
+  if (force) for (const line of open) shippable.set(line.orderItemId!, line.quantity);
+  else {
+    const free = await unreserved(tx, client.id, warehouse, [...new Set(open.flatMap((l) => goodsOf(l).map((g) => g.productId)))]);
+    for (const line of open) {
+      const goods = goodsOf(line);
+      const possible = Math.min(line.quantity, ...goods.map((g) => Math.floor(Math.max(0, free.get(g.productId) ?? 0) / g.per)));
+      for (const g of goods) free.set(g.productId, (free.get(g.productId) ?? 0) - possible * g.per);
+      shippable.set(line.orderItemId!, possible);
+    }
+    const complete = open.every((l) => shippable.get(l.orderItemId!) === l.quantity);
+    if (!complete && !order.allowPartialDelivery) return [];
+  }
+  return open.flatMap((line) => {
+    const quantity = shippable.get(line.orderItemId!) ?? 0;
+    if (quantity <= 0) return [];
+    const partLines =
+      productOf(line.productId).type === 'BUNDLE'
+        ? goodsOf(line).map((g) => ({ orderItemId: null, productId: g.productId, sku: g.sku, quantity: quantity * g.per }))
+        : [];
+    return [{ ...line, quantity }, ...partLines];
+  });
+}
+
+/**
+ * Creates the order's next shipment at READY_TO_PICK, or nothing when the stock does not allow one yet (`force` ships
+ * what is open whatever the stock). A delivery address without the house number its country requires puts it in ERROR
+ * at once, waiting for an operator.
+ */
+async function createShipment(
+  tx: Db,
+  client: Client,
+  order: OrderRow,
+  now: Date,
+  opts: { force: boolean },
+): Promise<ShipmentRow | undefined> {
+  const open = await openLines(tx, order.id);
+  if (!open.length) return undefined;
+  const warehouse = order.fulfillFrom ?? client.defaultWarehouse;
+  const lines = await plan(tx, client, order, warehouse, open, opts.force);
+  if (!lines.length) return undefined;
+
+  const method =
+    (await warehouseShippingMethod(tx, client.id, order.preferredShippingMethodId, warehouse)) ??
+    (await shippingMethodById(tx, order.preferredShippingMethodId));
+  const delivery = await addressById(tx, order.deliveryAddressId);
+  const missingHouseNumber = houseNumberRequiredCountries.has(delivery.countryCode.slice(0, 2)) && !delivery.houseNumber?.trim();
+  const weights = await productsByIds(
+    tx,
+    lines.map((l) => l.productId),
+  );
+  const weight = lines.reduce((sum, l) => {
+    const p = weights.find((w) => w.id === l.productId)!;
+    return sum + (virtualTypes.has(p.type) ? 0 : (p.weight ?? 0) * l.quantity);
+  }, 0);
+  const status: ShipmentStatus = missingHouseNumber && !opts.force ? 'ERROR' : 'READY_TO_PICK';
+  const shipment = await insertShipment(
+    tx,
+    {
+      clientId: client.id,
+      orderId: order.id,
+      orderTypeId: order.orderTypeId,
+      shippingMethodId: method.id,
+      status,
+      readyToPickOn: status === 'READY_TO_PICK' ? now : null,
+      warehouseCode: warehouse,
+      weight,
+      invoicingWeight: weight + packagingGrams,
+      metadata: order.metadata,
+      createdAt: now,
+    },
+    lines,
+  );
+  for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  return shipment;
+}
+
+// ---- moving shipments
+
+const trackingNumber = () => `3S${randomBytes(6).toString('hex').toUpperCase()}`;
+const trackingUrl = (carrier: string, number: string, postcode: string | null) =>
+  `https://tracking.sandbox.invalid/${encodeURIComponent(carrier.toLowerCase())}/${number}${postcode ? `?postcode=${encodeURIComponent(postcode)}` : ''}`;
+
+/** Thrown inside a shipping transaction when the goods are not on the shelf; the caller puts the shipment in ERROR. */
+export class ShortageError extends Error {}
+
+/** Books the goods out (first expiring first) and writes lot numbers, expiration dates and serial numbers on the items. */
+async function bookOut(tx: Db, client: Client, shipment: ShipmentRow, now: Date, correctShortage: boolean) {
+  for (const { item, type, hasSerialNumber } of await itemsToBookOut(tx, shipment.id)) {
+    if (virtualTypes.has(type)) continue;
+    const link = { type: 'SHIPMENT' as const, shipmentItemId: item.id };
+    const want = { productId: item.productId, warehouseCode: shipment.warehouseCode, quantity: item.quantity };
+    const first = await takeStock(tx, client, want, link, now);
+    let taken: TakenStock[] = first.taken;
+    if (first.missing > 0) {
+      if (!correctShortage)
+        throw new ShortageError(`Not enough stock of "${item.sku}" in ${shipment.warehouseCode}: ${first.missing} missing.`);
+      // The sandbox's "ship now" never blocks: the missing goods are booked in first, visibly, as a correction.
+      await putStock(
+        tx,
+        client,
+        pickLocation(shipment.warehouseCode, item.productId),
+        { productId: item.productId, sku: item.sku, quantity: first.missing },
+        { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: `Booked in to ship shipment ${shipment.id}.` },
+        now,
+      );
+      taken = taken.concat((await takeStock(tx, client, { ...want, quantity: first.missing }, link, now)).taken);
+    }
+    const lot = taken.find((t) => t.lotNumber || t.expirationDate);
+    await updateShipmentItem(tx, item.id, {
+      lotNumber: lot?.lotNumber ?? null,
+      expirationDate: lot?.expirationDate ?? null,
+      serialNumbers: hasSerialNumber
+        ? Array.from({ length: item.quantity }, (_, n) => `SN${shipment.id}${String(item.id).padStart(6, '0')}${n + 1}`)
+        : [],
+    });
+  }
+}
+
+async function labelFields(tx: Db, shipment: ShipmentRow, now: Date): Promise<Partial<ShipmentRow>> {
+  const method = await shippingMethodById(tx, shipment.shippingMethodId);
+  const postcode = await deliveryPostcode(tx, shipment.orderId);
+  const number = trackingNumber();
+  const url = trackingUrl(method.carrier, number, postcode);
+  return {
+    tracking: { carrier: method.carrier, number, stage: 'LABELLED', status: 'OK', url },
+    trackingUpdatedAt: now,
+    colli: [{ number: 1, parcelNumber: number, trackingUrl: url }],
+    basketPicture: `https://basket-pictures.sandbox.invalid/${shipment.warehouseCode.toLowerCase()}/${shipment.id}.jpg`,
+  };
+}
+
+/** Fields a shipment gets on entering a status. */
+async function enterFields(tx: Db, shipment: ShipmentRow, to: ShipmentStatus, now: Date): Promise<Partial<ShipmentRow>> {
+  if (to === 'READY_TO_PICK') return { readyToPickOn: now };
+  if (to === 'READY_TO_SHIP') return { readyToShipOn: now, ...(shipment.tracking ? {} : await labelFields(tx, shipment, now)) };
+  if (to === 'SHIPPED') return { shippedOn: now };
+  return {};
+}
+
+export type StepResult = 'moved' | 'done';
+
+/**
+ * One move of a shipment at `now`: the next status on the normal path (ERROR resumes at READY_TO_PICK), or after
+ * SHIPPED the next tracking stage. 'done' once nothing more happens to it. Without `correctShortage`, goods missing
+ * when shipping throw a ShortageError.
+ */
+export async function stepShipment(
+  tx: Db,
+  client: Client,
+  shipment: ShipmentRow,
+  now: Date,
+  opts: { correctShortage: boolean },
+): Promise<StepResult> {
+  const from = shipment.status as ShipmentStatus;
+  if (from === 'SHIPPED') return moveTracking(tx, client, shipment, now);
+  const to = shipmentLifecycle.next(from)!;
+  const events = shipmentLifecycle.move(from, to, `Shipment ${shipment.id}`);
+  if (to === 'SHIPPED') await bookOut(tx, client, shipment, now, opts.correctShortage);
+  await updateShipment(tx, shipment.id, { status: to, ...(await enterFields(tx, shipment, to, now)) });
+  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  if (to === 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
+  return 'moved';
+}
+
+async function moveTracking(tx: Db, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
+  const tracking = shipment.tracking as Tracking;
+  const from = tracking.stage as TrackingStage;
+  const to = nextTrackingStage(from, await hasPickUpPoint(tx, shipment.orderId));
+  if (!to) return 'done';
+  const events = trackingLifecycle.move(from, to, `The tracking of shipment ${shipment.id}`);
+  await updateShipment(tx, shipment.id, { tracking: { ...tracking, stage: to }, trackingUpdatedAt: now });
+  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  return trackingLifecycle.next(to) ? 'moved' : 'done';
+}
+
+/** Puts a shipment in ERROR, where it waits for an operator. */
+export async function failShipment(tx: Db, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
+  const events = shipmentLifecycle.move(shipment.status as ShipmentStatus, 'ERROR', `Shipment ${shipment.id}`);
+  await updateShipment(tx, shipment.id, { status: 'ERROR' });
+  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+}
+
+/** Walks a shipment to SHIPPED now, booking in what is missing; its tracking is left to the clock. */
+async function walkToShipped(tx: Db, client: Client, shipmentId: number, now: Date) {
+  for (;;) {
+    const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
+    if (shipment.status === 'SHIPPED') return;
+    await stepShipment(tx, client, shipment, now, { correctShortage: true });
+  }
+}
+
+/**
+ * Ships the order now, whatever the stock and even on hold: shipments under way go on to SHIPPED, and what is still
+ * open gets a shipment that follows. Returns the ids of the shipments shipped, in the order they shipped.
+ */
+export async function shipOrderNow(tx: Db, client: Client, orderId: number, now: Date): Promise<number[]> {
+  const order = (await lockOrder(tx, orderId))!;
+  if (order.fulfilledAt) throw domainError('422', `Order ${orderId} is already fulfilled.`);
+  if (!order.isValid)
+    throw domainError(
+      '422',
+      `Order ${orderId} is Not Valid: its delivery address lacks a house number. It is not shipped until one is added.`,
+    );
+  const shipped: number[] = [];
+  for (const id of await shipmentsUnderWay(tx, orderId)) {
+    await walkToShipped(tx, client, id, now);
+    shipped.push(id);
+  }
+  const created = await createShipment(tx, client, order, now, { force: true });
+  if (created) {
+    await walkToShipped(tx, client, created.id, now);
+    shipped.push(created.id);
+  }
+  if (!shipped.length) throw domainError('422', `Order ${orderId} has nothing left to ship.`);
+  return shipped;
 }

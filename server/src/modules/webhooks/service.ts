@@ -10,8 +10,6 @@ import { domainError, ProblemCollector } from '../../platform/errors.ts';
 const { webhooks } = schema;
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-const attribute = (name: string) => `/data/attributes/${name}`;
-
 /** Standard Webhooks secret: whsec_ and the base64 of 24 random bytes. */
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
@@ -23,14 +21,14 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, problems: ProblemCollector) {
   const url = new URL(targetUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    problems.add('400', 'targetUrl must be an http or https URL.', { pointer: attribute('targetUrl') });
+    problems.add('400', 'targetUrl must be an http or https URL.', { path: ['targetUrl'] });
     return;
   }
   if (allowPrivateTargets) return;
   const refused = await refusedTarget(url.hostname);
   if (refused) {
     problems.add('400', `targetUrl is refused: ${refused}; this sandbox sends webhooks to public addresses only.`, {
-      pointer: attribute('targetUrl'),
+      path: ['targetUrl'],
     });
   }
 }
@@ -38,7 +36,7 @@ async function checkTargetUrl(targetUrl: string, allowPrivateTargets: boolean, p
 function checkPair(entity: string, event: string, problems: ProblemCollector) {
   const allowed: readonly string[] = webhookEvents[entity as WebhookEntity] ?? [];
   if (!allowed.includes(event))
-    problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { pointer: attribute('event') });
+    problems.add('400', `${event} is not an event of ${entity}; its events are ${allowed.join(', ')}.`, { path: ['event'] });
 }
 
 export async function createWebhook(
@@ -108,7 +106,7 @@ export async function updateWebhook(
     for (const name of ['entity', 'event'] as const) {
       if (changes[name] !== undefined && changes[name] !== stored[name])
         problems.add('400', `${name} cannot change; only targetUrl and isActive can. Register a new webhook instead.`, {
-          pointer: attribute(name),
+          path: [name],
         });
     }
     problems.throwIfAny();

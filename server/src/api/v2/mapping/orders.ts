@@ -5,9 +5,10 @@ import { v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/co
 import { schema, type Db } from '../../../platform/db/index.ts';
 import { checkAddress } from '../../../modules/orders/addresses.ts';
 import { findLanguage } from '../../../modules/reference/service.ts';
-import type { AddressInput, NewOrder, OrderSources } from '../../../modules/orders/service.ts';
+import type { AddressInput, NewOrder } from '../../../modules/orders/service.ts';
+import type { InputWarnings } from '../../../platform/request-warnings.ts';
 import { noWarnings, type WarningSink } from '../../../platform/request-warnings.ts';
-import { ProblemCollector } from '../../../platform/errors.ts';
+import { ProblemCollector, type FieldPath } from '../../../platform/errors.ts';
 
 type Body = Static<typeof V2OrderAdd>;
 type Item = Body['orderItems'][number];
@@ -58,13 +59,26 @@ function vatFraction(vat: number, source: string, warnings: WarningSink): number
   return fraction;
 }
 
-/** Where a v2 body carries the order fields that have defaults (no single field stands for the billing address). */
-const v2Sources: OrderSources = {
-  email: '/email',
-  currency: '/currency',
-  allowPartialDelivery: '/partialDelivery',
-  preferredShippingMethod: '/shippingMethodId',
+/** Where a v2 body carries the fields of the domain order that have other names (no single field stands for the billing address). */
+const v2Fields: Record<string, string | undefined> = {
+  allowPartialDelivery: 'partialDelivery',
+  preferredShippingMethodId: 'shippingMethodId',
+  billingAddress: undefined,
 };
+
+/** A JSON pointer into the v2 body for a path into the domain order, for the Sandbox-Warning headers. */
+function v2SourceOf(path: FieldPath): string | undefined {
+  const [head, index, field] = path;
+  if (head === 'items') return `/orderItems/${index}/${field}`;
+  if ((head === 'deliveryAddress' || head === 'billingAddress') && index === 'street1') return `/${head}Street`;
+  if (typeof head === 'string' && head in v2Fields) return v2Fields[head] === undefined ? undefined : `/${v2Fields[head]}`;
+  return `/${head}`;
+}
+
+/** The request's warnings, for the order service, which names places by paths into the domain order. */
+export const v2OrderWarnings = (warnings: WarningSink): InputWarnings => ({
+  add: (kind, detail, path) => warnings.add(kind, detail, path === undefined ? undefined : v2SourceOf(path)),
+});
 
 const billingFields = [
   'LastName',
@@ -126,11 +140,15 @@ export async function newOrderFromV2(
     problems.add('400', `currency "${currency}" is not a 3-letter currency code.`);
 
   const country = body.deliveryAddressCountryIso.toUpperCase();
-  const delivery = checkAddress(addressOf(body, 'deliveryAddress', country, warnings), 'delivery', warnings, '/deliveryAddressStreet');
+  const orderWarnings = v2OrderWarnings(warnings);
+  const delivery = checkAddress(addressOf(body, 'deliveryAddress', country, warnings), 'delivery', orderWarnings, [
+    'deliveryAddress',
+    'street1',
+  ]);
   if (delivery.problem) problems.add('400', delivery.problem);
   // biome-ignore lint/suspicious/noExplicitAny: billing fields are read by composed name, as in addressOf.
   const billing = billingFields.some((f) => !blank((body as Record<string, any>)[`billingAddress${f}`]))
-    ? checkAddress(addressOf(body, 'billingAddress', country, warnings), 'billing', warnings, '/billingAddressStreet').address
+    ? checkAddress(addressOf(body, 'billingAddress', country, warnings), 'billing', orderWarnings, ['billingAddress', 'street1']).address
     : undefined;
   if (billing && (!billing.street1 || !billing.city))
     problems.add(
@@ -143,16 +161,13 @@ export async function newOrderFromV2(
     const price = Math.round(i.price * 100) / 100;
     if (rounds(i.price * 100)) warnings.add('coerced', `${i.price} rounded to ${price} (2 decimals)`, `${pointer}/price`);
     return {
-      pointer,
-      attributes: {
-        sku: i.sku,
-        quantity: i.quantity,
-        price,
-        vat: blank(i.vat) ? undefined : vatFraction(Number(i.vat), `${pointer}/vat`, warnings),
-        name: textOf(i.name),
-        fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
-        metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
-      },
+      sku: i.sku,
+      quantity: i.quantity,
+      price,
+      vat: blank(i.vat) ? undefined : vatFraction(Number(i.vat), `${pointer}/vat`, warnings),
+      name: textOf(i.name),
+      fulfillFrom: warehouseOf(i.warehouseId, `on item ${i.sku}`),
+      metadata: { extra6: textOf(i.extra6), extra7: textOf(i.extra7) },
     };
   };
 
@@ -161,33 +176,31 @@ export async function newOrderFromV2(
     warnings.add('default', `not given: the delivery country ${country}`, '/pickUpPointCountryIso');
 
   const order: NewOrder = {
-    attributes: {
-      externalOrderNumber: body.externalOrderNumber,
-      // The client's language codes are upper-case by default (NL); a locale's language part is lower-case (nl-NL).
-      locale: `${language?.code.toLowerCase() ?? 'en'}-${country.slice(0, 2)}`,
-      reference: textOf(body.extraReference),
-      consumerReference: textOf(body.clientReference),
-      promotionCode: textOf(body.actionCode),
-      email: textOf(body.email) ?? undefined,
-      phoneNumber: textOf(body.phoneNumber),
-      vatNumber: textOf(body.vatNumber),
-      fulfillFrom,
-      preferredShippingDate: body.preferredShippingDate ? body.preferredShippingDate.slice(0, 10) : null,
-      allowPartialDelivery: body.partialDelivery ?? undefined,
-      onHold: body.onHold ?? undefined,
-      currency,
-      metadata: {
-        extra1: textOf(body.extra1),
-        extra2: textOf(body.extra2),
-        extra3: textOf(body.extra3),
-        extra4: textOf(body.extra4),
-        extra5: textOf(body.extra5),
-      },
+    externalOrderNumber: body.externalOrderNumber,
+    // The client's language codes are upper-case by default (NL); a locale's language part is lower-case (nl-NL).
+    locale: `${language?.code.toLowerCase() ?? 'en'}-${country.slice(0, 2)}`,
+    reference: textOf(body.extraReference),
+    consumerReference: textOf(body.clientReference),
+    promotionCode: textOf(body.actionCode),
+    email: textOf(body.email) ?? undefined,
+    phoneNumber: textOf(body.phoneNumber),
+    vatNumber: textOf(body.vatNumber),
+    fulfillFrom,
+    preferredShippingDate: body.preferredShippingDate ? body.preferredShippingDate.slice(0, 10) : null,
+    allowPartialDelivery: body.partialDelivery ?? undefined,
+    onHold: body.onHold ?? undefined,
+    currency,
+    metadata: {
+      extra1: textOf(body.extra1),
+      extra2: textOf(body.extra2),
+      extra3: textOf(body.extra3),
+      extra4: textOf(body.extra4),
+      extra5: textOf(body.extra5),
     },
     orderTypeId: body.orderTypeId,
     preferredShippingMethodId,
-    delivery: delivery.address,
-    billing,
+    deliveryAddress: delivery.address,
+    billingAddress: billing,
     pickUpPoint: blank(body.pickUpPointId)
       ? undefined
       : {
@@ -204,7 +217,6 @@ export async function newOrderFromV2(
         },
     items: body.orderItems.map(item),
     isValid: delivery.valid,
-    sources: v2Sources,
   };
   return { order, problems };
 }

@@ -1,5 +1,5 @@
 // Shipment rows in the v2 shapes: the list item, the search result and the track-trace item, loaded in a fixed number of queries.
-import { asc, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import {
   trackTraceCodes,
   trackTraceExceptionLevels,
@@ -9,8 +9,9 @@ import {
 } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import { itemsOf, type ShipmentRow } from '../../../modules/shipments/service.ts';
+import { partsOf } from '../../../modules/products/service.ts';
 
-const { orders, orderItems, products, productParts, shippingMethods } = schema;
+const { orders, orderItems, products, shippingMethods } = schema;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const extras = (metadata: Record<string, string | null>) =>
@@ -27,7 +28,7 @@ async function related(db: Db, rows: ShipmentRow[]) {
   const methodIds = [...new Set(rows.map((s) => s.shippingMethodId))];
   const productIds = [...new Set(items.map((i) => i.productId))];
   const orderItemIds = items.map((i) => i.orderItemId).filter((id): id is number => id !== null);
-  const [orderRows, methodRows, productRows, orderItemRows, partRows] = await Promise.all([
+  const [orderRows, methodRows, productRows, orderItemRows, partsByProduct] = await Promise.all([
     orderIds.length
       ? db.select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber }).from(orders).where(inArray(orders.id, orderIds))
       : [],
@@ -36,24 +37,12 @@ async function related(db: Db, rows: ShipmentRow[]) {
     orderItemIds.length
       ? db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, orderItemIds))
       : [],
-    productIds.length
-      ? db
-          .select({ productId: productParts.productId, quantity: productParts.quantity, partId: productParts.partId })
-          .from(productParts)
-          .where(inArray(productParts.productId, productIds))
-          .orderBy(asc(productParts.id))
-      : [],
+    // A shipment's items are its client's products, and so are their parts.
+    partsOf(db, rows[0]?.clientId ?? 0, productIds),
   ]);
-  const partProducts = partRows.length
-    ? await db
-        .select({ id: products.id, sku: products.sku, weight: products.weight })
-        .from(products)
-        .where(
-          inArray(
-            products.id,
-            partRows.map((p) => p.partId),
-          ),
-        )
+  const partIds = [...partsByProduct.values()].flat().map((p) => p.partId);
+  const partProducts = partIds.length
+    ? await db.select({ id: products.id, sku: products.sku, weight: products.weight }).from(products).where(inArray(products.id, partIds))
     : [];
   return {
     items,
@@ -62,21 +51,19 @@ async function related(db: Db, rows: ShipmentRow[]) {
     weight: new Map(productRows.map((p) => [p.id, p.weight])),
     itemMetadata: new Map(orderItemRows.map((i) => [i.id, i.metadata])),
     parts: (productId: number, quantity: number) =>
-      partRows
-        .filter((p) => p.productId === productId)
-        .map((p) => {
-          const part = partProducts.find((x) => x.id === p.partId)!;
-          return {
-            sku: part.sku,
-            quantity: p.quantity * quantity,
-            serialNrs: [],
-            weight: part.weight,
-            tht: null,
-            extra6: null,
-            extra7: null,
-            lotNumber: null,
-          };
-        }),
+      (partsByProduct.get(productId) ?? []).map((p) => {
+        const part = partProducts.find((x) => x.id === p.partId)!;
+        return {
+          sku: part.sku,
+          quantity: p.quantity * quantity,
+          serialNrs: [],
+          weight: part.weight,
+          tht: null,
+          extra6: null,
+          extra7: null,
+          lotNumber: null,
+        };
+      }),
   };
 }
 

@@ -1,0 +1,14 @@
+// The /sandbox controls, settings and request log as one encapsulated plugin, in the JSON:API conventions of v3.
+import type { FastifyInstance } from 'fastify';
+import { useJsonApi } from '../shared/jsonapi.ts';
+import type { AppContext } from '../shared/context.ts';
+import { sandboxRoutes } from './controls.ts';
+import { sandboxSettingsRoutes } from './settings.ts';
+import { sandboxRequestRoutes } from './requests.ts';
+
+export async function sandboxPlugin(app: FastifyInstance, context: AppContext) {
+  useJsonApi(app, 'sandbox');
+  sandboxRoutes(app, context);
+  sandboxSettingsRoutes(app, context);
+  sandboxRequestRoutes(app, context);
+}

@@ -1,0 +1,135 @@
+// Orders: the hottest list of the API, with its items, addresses and pick-up point as includes, written by the database
+// (sql.ts) in one statement per page.
+import { sql, type SQL } from 'drizzle-orm';
+import { Order } from '@shopapi/contract';
+import { schema, type Db } from '../../../platform/db/index.ts';
+import type { OrderRow } from '../../../modules/orders/service.ts';
+import { extra1to5, extras, iso, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import {
+  documents,
+  identifierText,
+  inPage,
+  isoText,
+  manyText,
+  oneText,
+  pageArray,
+  pageText,
+  rendered,
+  resource,
+  type Parts,
+} from './sql.ts';
+import { orderItemText } from './order-items.ts';
+import { addressText } from './addresses.ts';
+import { pickUpPointText } from './pick-up-points.ts';
+
+const { orders, orderItems, addresses, pickUpPoints, orderAttachments } = schema;
+
+/** The ids of the resources an order points to that are not columns of its row. */
+export interface OrderRelated {
+  pickUpPointId: number | null;
+  orderItemIds: number[];
+  orderAttachmentIds: number[];
+}
+
+/** The order from its row: the definition the SQL below is held to (server/test/representation.test.ts). */
+export function orderResource(o: OrderRow, related: OrderRelated, base: string): ResourceObject {
+  return {
+    type: 'order',
+    id: o.id,
+    attributes: {
+      externalOrderNumber: o.externalOrderNumber,
+      locale: o.locale,
+      reference: o.reference,
+      orderedOn: iso(o.orderedOn),
+      consumerReference: o.consumerReference,
+      promotionCode: o.promotionCode,
+      email: o.email,
+      phoneNumber: o.phoneNumber,
+      vatNumber: o.vatNumber,
+      fulfillFrom: o.fulfillFrom,
+      preferredShippingDate: o.preferredShippingDate,
+      allowPartialDelivery: o.allowPartialDelivery,
+      onHold: o.onHold,
+      metadata: extras(o.metadata, extra1to5),
+      channelIdentifier: o.channelIdentifier,
+      currency: o.currency,
+      createdOn: o.createdAt.toISOString(),
+    },
+    relationships: {
+      orderType: one('orderType', o.orderTypeId),
+      preferredShippingMethod: one('shippingMethod', o.preferredShippingMethodId),
+      deliveryAddress: one('address', o.deliveryAddressId),
+      billingAddress: one('address', o.billingAddressId),
+      pickUpPoint: one('pickUpPoint', related.pickUpPointId),
+      orderItems: many('orderItem', related.orderItemIds),
+      orderAttachments: many('orderAttachment', related.orderAttachmentIds),
+    },
+    links: self(base, 'orders', o.id),
+  };
+}
+
+const orderText = rendered(
+  'order',
+  resource(Order, orders.id, 'orders', {
+    attributes: {
+      externalOrderNumber: orders.externalOrderNumber,
+      locale: orders.locale,
+      reference: orders.reference,
+      orderedOn: isoText(orders.orderedOn),
+      consumerReference: orders.consumerReference,
+      promotionCode: orders.promotionCode,
+      email: orders.email,
+      phoneNumber: orders.phoneNumber,
+      vatNumber: orders.vatNumber,
+      fulfillFrom: orders.fulfillFrom,
+      preferredShippingDate: orders.preferredShippingDate,
+      allowPartialDelivery: orders.allowPartialDelivery,
+      onHold: orders.onHold,
+      metadata: orders.metadata,
+      channelIdentifier: orders.channelIdentifier,
+      currency: orders.currency,
+      createdOn: isoText(orders.createdAt),
+    },
+    relationships: {
+      orderType: oneText('orderType', orders.orderTypeId),
+      preferredShippingMethod: oneText('shippingMethod', orders.preferredShippingMethodId),
+      deliveryAddress: oneText('address', orders.deliveryAddressId),
+      billingAddress: oneText('address', orders.billingAddressId),
+      pickUpPoint: sql`'{"data":' || coalesce((select ${identifierText('pickUpPoint', pickUpPoints.id)} from ${pickUpPoints} where ${pickUpPoints.orderId} = ${orders.id}), 'null') || '}'`,
+      orderItems: manyText('orderItem', orderItems.id, orderItems.orderId, orders.id),
+      orderAttachments: manyText('orderAttachment', orderAttachments.id, orderAttachments.orderId, orders.id),
+    },
+  }),
+);
+
+/** Orders in page order, and the related resources `include` names grouped by order (items, delivery and billing address, pick-up point), each once. */
+function orderParts(include: ReadonlySet<string>): Parts {
+  const included: SQL[] = [];
+  if (include.has('orderItems'))
+    included.push(
+      sql`select ${orderItemText}, ${orderItems.orderId}, 0, ${orderItems.id} from ${orderItems} where ${inPage(orderItems.orderId)}`,
+    );
+  if (include.has('deliveryAddress'))
+    included.push(
+      sql`select ${addressText}, ${orders.id}, 1, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.deliveryAddressId} where ${inPage(orders.id)}`,
+    );
+  if (include.has('billingAddress')) {
+    // An order whose billing address is its delivery address includes that address once.
+    const once = include.has('deliveryAddress') ? sql` and ${orders.billingAddressId} <> ${orders.deliveryAddressId}` : sql``;
+    included.push(
+      sql`select ${addressText}, ${orders.id}, 2, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.billingAddressId} where ${inPage(orders.id)}${once}`,
+    );
+  }
+  if (include.has('pickUpPoint'))
+    included.push(
+      sql`select ${pickUpPointText}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
+    );
+  return { data: pageArray(orderText, orders.id), included };
+}
+
+/** The orders whose ids `ids` selects, with the related resources `include` names. */
+export const orderDocuments = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
+  documents(db, base, ids, orderParts(include));
+/** A list page of orders; with their items included, it ends early rather than include more than the per-page bound. */
+export const orderPageText = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
+  pageText(db, base, ids, orderParts(include), include.has('orderItems') ? orderItems.orderId : undefined);

@@ -1,0 +1,200 @@
+// The SQL of making and moving shipments: what an order still needs, what stock is free, what a shipment carries, and
+// the rows a shipment's moves write. The rules that use these live in service.ts.
+import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { schema, type Db } from '../../platform/db/index.ts';
+import { locationTypesExcludedFromFulfilment } from '../inventory/levels.ts';
+
+const { orders, orderItems, products, productParts, shipments, shipmentItems, addresses, pickUpPoints, shippingMethods, stock } = schema;
+
+export type ShipmentRow = typeof shipments.$inferSelect;
+export type ShipmentItemRow = typeof shipmentItems.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+type ProductRow = typeof products.$inferSelect;
+
+/** A line a shipment carries: an order item (null for a bundle's part) of a product. */
+export interface Line {
+  orderItemId: number | null;
+  productId: number;
+  sku: string;
+  quantity: number;
+}
+
+/** What is still open on an order: item quantities no shipment covers yet. */
+export async function openLines(tx: Db, orderId: number): Promise<Line[]> {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+  const covered = await tx
+    .select({ orderItemId: shipmentItems.orderItemId, quantity: sql<number>`sum(${shipmentItems.quantity})`.mapWith(Number) })
+    .from(shipmentItems)
+    .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(eq(shipments.orderId, orderId))
+    .groupBy(shipmentItems.orderItemId);
+  return items
+    .map((i) => ({
+      orderItemId: i.id,
+      productId: i.productId,
+      sku: i.sku,
+      quantity: i.quantity - (covered.find((c) => c.orderItemId === i.id)?.quantity ?? 0),
+    }))
+    .filter((l) => l.quantity > 0);
+}
+
+/** Sellable stock in a warehouse minus what open shipments there have reserved, per product. */
+export async function unreserved(tx: Db, clientId: number, warehouse: string, productIds: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (!productIds.length) return result;
+  const onShelf = await tx
+    .select({ productId: stock.productId, quantity: sql<number>`sum(${stock.quantity})`.mapWith(Number) })
+    .from(stock)
+    .where(
+      and(
+        eq(stock.clientId, clientId),
+        eq(stock.warehouseCode, warehouse),
+        inArray(stock.productId, productIds),
+        eq(stock.quarantined, false),
+        eq(stock.quality, 'OK'),
+        eq(stock.status, 'OK'),
+        notInArray(stock.locationType, [...locationTypesExcludedFromFulfilment]),
+      ),
+    )
+    .groupBy(stock.productId);
+  const reserved = await tx
+    .select({ productId: shipmentItems.productId, quantity: sql<number>`sum(${shipmentItems.quantity})`.mapWith(Number) })
+    .from(shipmentItems)
+    .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(
+      and(
+        eq(shipments.clientId, clientId),
+        eq(shipments.warehouseCode, warehouse),
+        ne(shipments.status, 'SHIPPED'),
+        inArray(shipmentItems.productId, productIds),
+      ),
+    )
+    .groupBy(shipmentItems.productId);
+  for (const id of productIds) {
+    result.set(id, (onShelf.find((r) => r.productId === id)?.quantity ?? 0) - (reserved.find((r) => r.productId === id)?.quantity ?? 0));
+  }
+  return result;
+}
+
+/** The ids of the order's shipments not yet SHIPPED, oldest first. */
+export async function shipmentsUnderWay(db: Db, orderId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'SHIPPED')))
+    .orderBy(asc(shipments.id));
+  return rows.map((r) => r.id);
+}
+
+/** The client's orders a shipment can start for, oldest first: valid, not on hold, not fulfilled, none under way. */
+export async function ordersToStart(db: Db, clientId: number): Promise<number[]> {
+  const underWay = db
+    .select({ orderId: shipments.orderId })
+    .from(shipments)
+    .where(and(eq(shipments.clientId, clientId), sql`${shipments.status} <> 'SHIPPED'`));
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.clientId, clientId),
+        eq(orders.onHold, false),
+        eq(orders.isValid, true),
+        sql`${orders.fulfilledAt} is null`,
+        notInArray(orders.id, underWay),
+      ),
+    )
+    .orderBy(asc(orders.id));
+  return rows.map((r) => r.id);
+}
+
+/** Locks the order's row for the rest of the transaction; SKIP LOCKED gives nothing while another holds it. */
+export async function lockOrder(tx: Db, id: number, opts: { skipLocked?: boolean } = {}): Promise<OrderRow | undefined> {
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(eq(orders.id, id))
+    .for('update', opts.skipLocked ? { skipLocked: true } : {});
+  return order;
+}
+
+export async function productsByIds(tx: Db, ids: number[]): Promise<ProductRow[]> {
+  return tx.select().from(products).where(inArray(products.id, ids));
+}
+
+/** The parts of these bundles, with each part's sku. */
+export async function partsOfBundles(tx: Db, bundleIds: number[]) {
+  if (!bundleIds.length) return [];
+  return tx
+    .select({ productId: productParts.productId, partId: productParts.partId, quantity: productParts.quantity, sku: products.sku })
+    .from(productParts)
+    .innerJoin(products, eq(products.id, productParts.partId))
+    .where(inArray(productParts.productId, bundleIds));
+}
+
+export async function shippingMethodById(tx: Db, id: number) {
+  const [method] = await tx.select().from(shippingMethods).where(eq(shippingMethods.id, id));
+  return method;
+}
+
+export async function addressById(tx: Db, id: number) {
+  const [address] = await tx.select().from(addresses).where(eq(addresses.id, id));
+  return address;
+}
+
+/** The postcode the order's goods go to. */
+export async function deliveryPostcode(tx: Db, orderId: number): Promise<string | null> {
+  const [order] = await tx.select({ deliveryAddressId: orders.deliveryAddressId }).from(orders).where(eq(orders.id, orderId));
+  const [delivery] = await tx.select({ postcode: addresses.postcode }).from(addresses).where(eq(addresses.id, order.deliveryAddressId));
+  return delivery?.postcode ?? null;
+}
+
+export async function hasPickUpPoint(tx: Db, orderId: number): Promise<boolean> {
+  const [pickUpPoint] = await tx.select({ id: pickUpPoints.id }).from(pickUpPoints).where(eq(pickUpPoints.orderId, orderId));
+  return !!pickUpPoint;
+}
+
+/** A new shipment with its lines. */
+export async function insertShipment(tx: Db, values: typeof shipments.$inferInsert, lines: Line[]): Promise<ShipmentRow> {
+  const [shipment] = await tx.insert(shipments).values(values).returning();
+  await tx.insert(shipmentItems).values(lines.map((l) => ({ clientId: values.clientId, shipmentId: shipment.id, ...l })));
+  return shipment;
+}
+
+export async function updateShipment(tx: Db, id: number, fields: Partial<ShipmentRow>): Promise<void> {
+  await tx.update(shipments).set(fields).where(eq(shipments.id, id));
+}
+
+/** A shipment's items with what booking them out needs of their products. */
+export async function itemsToBookOut(tx: Db, shipmentId: number) {
+  return tx
+    .select({ item: shipmentItems, type: products.type, hasSerialNumber: products.hasSerialNumber })
+    .from(shipmentItems)
+    .innerJoin(products, eq(products.id, shipmentItems.productId))
+    .where(eq(shipmentItems.shipmentId, shipmentId))
+    .orderBy(asc(shipmentItems.id));
+}
+
+export async function updateShipmentItem(tx: Db, id: number, fields: Partial<ShipmentItemRow>): Promise<void> {
+  await tx.update(shipmentItems).set(fields).where(eq(shipmentItems.id, id));
+}
+
+/** Marks the order fulfilled when shipped shipments cover every item. */
+export async function fulfilIfComplete(tx: Db, orderId: number, now: Date): Promise<void> {
+  const items = await tx
+    .select({ id: orderItems.id, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId));
+  const shipped = await tx
+    .select({ orderItemId: shipmentItems.orderItemId, quantity: sql<number>`sum(${shipmentItems.quantity})`.mapWith(Number) })
+    .from(shipmentItems)
+    .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(and(eq(shipments.orderId, orderId), eq(shipments.status, 'SHIPPED')))
+    .groupBy(shipmentItems.orderItemId);
+  if (items.every((i) => (shipped.find((s) => s.orderItemId === i.id)?.quantity ?? 0) >= i.quantity)) {
+    await tx
+      .update(orders)
+      .set({ fulfilledAt: now })
+      .where(and(eq(orders.id, orderId), isNull(orders.fulfilledAt)));
+  }
+}
