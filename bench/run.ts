@@ -79,7 +79,7 @@ try {
   await scenario(
     'webhooks',
     '5. Webhook dispatch',
-    'The outbox and dispatcher of server/src/domain/webhooks on PostgreSQL (fsync on), delivering to an HTTP server of the benchmark on 127.0.0.1 that answers 200.',
+    'The outbox and dispatcher of server/src/modules/webhooks on PostgreSQL (fsync on), delivering to an HTTP server of the benchmark on 127.0.0.1 that answers 200.',
     async () => benchWebhooks(await database('bench_webhooks')),
   );
   await scenario(

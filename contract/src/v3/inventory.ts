@@ -62,7 +62,7 @@ export const StockLocation = Resource(
 
 const quantity = (description: string) => Type.Integer({ minimum: 0, description });
 
-/** The formulas, once, for the reference; server/src/domain/inventory/levels.ts computes exactly these. */
+/** The formulas, once, for the reference; server/src/modules/inventory/levels.ts computes exactly these. */
 export const stockLevelFormulas = [
   '`physical` = all stock in the warehouse.',
   '`quarantined` = stock in quarantine; `damaged`, `toScrap`, `overdue`, `expired` = stock not in quarantine of that quality.',
