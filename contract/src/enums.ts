@@ -83,3 +83,6 @@ export const webhookEvents = {
   inbound: ['inbound.processing', 'inbound.checking', 'inbound.checkingUpdate', 'inbound.checked', 'inbound.processed'],
 } as const;
 export type WebhookEntity = keyof typeof webhookEvents;
+
+/** The free metadata fields of orders, shipments, products and packing slips (v3 metadata, v2 top-level fields). */
+export const metadataExtraFields = ['extra1', 'extra2', 'extra3', 'extra4', 'extra5'] as const;

@@ -9,7 +9,7 @@
 // Why hex: PGlite turns a Uint8Array parameter into hex text in JavaScript, one string per byte (6 s of CPU for
 // 10 MiB); Buffer.toString('hex') does it natively and the database decodes it.
 import { and, eq, sql } from 'drizzle-orm';
-import { schema, type Db } from './db/index.ts';
+import { type Db, ownedBy, schema, type Tx } from './db/index.ts';
 import type { FileOwner } from './db/schema/files.ts';
 
 const { fileParts } = schema;
@@ -23,10 +23,10 @@ export interface FileOf {
 }
 
 /** Replaces the owner's file with `bytes`; call it inside the transaction that writes the owner. */
-export async function storeParts(tx: Db, file: FileOf, bytes: Buffer): Promise<void> {
+export async function storeParts(tx: Tx, file: FileOf, bytes: Buffer): Promise<void> {
   await tx
     .delete(fileParts)
-    .where(and(eq(fileParts.clientId, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
+    .where(and(ownedBy(fileParts, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId)));
   const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
   for (let part = 0; part < parts; part++) {
     const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);

@@ -3,7 +3,7 @@
 // with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
-import { schema, type Db } from '../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../platform/db/index.ts';
 import type { Client } from '../modules/clients/client.ts';
 
 const { stock, stockMutations, products } = schema;
@@ -27,7 +27,7 @@ export async function updateExpirationStatuses(db: Db, client: Client, now: Date
       .select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
       .from(stock)
       .innerJoin(products, eq(products.id, stock.productId))
-      .where(and(eq(stock.clientId, client.id), isNotNull(stock.expirationDate), sql`${stock.expirationStatus} <> 'EXPIRED'`))
+      .where(and(ownedBy(stock, client.id), isNotNull(stock.expirationDate), sql`${stock.expirationStatus} <> 'EXPIRED'`))
       .for('update', { of: stock });
     for (const { stock: row, margin, warning } of rows) {
       const status = statusOn(today, row.expirationDate!, margin ?? 0, warning ?? margin ?? 0);

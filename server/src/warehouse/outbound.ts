@@ -2,7 +2,7 @@
 // stock bookings, transitions and the events they emit) belong to the shipments module; this file claims what is due,
 // runs it at its due moment and schedules the next.
 import { and, asc, eq, lte } from 'drizzle-orm';
-import { schema, type Db } from '../platform/db/index.ts';
+import { type Db, ownedBy, schema, type Tx } from '../platform/db/index.ts';
 import type { Client } from '../modules/clients/client.ts';
 import {
   failShipment,
@@ -35,7 +35,7 @@ export async function scheduleFirstMove(tx: Db, shipment: ShipmentRow, now: Date
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator (the sandbox's advance): it leaves the agenda. */
-export async function putInError(tx: Db, client: Client, shipment: ShipmentRow, now: Date) {
+export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, now: Date) {
   await failShipment(tx, client, shipment, now);
   await unschedule(tx, 'shipment', shipment.id);
 }
@@ -50,12 +50,11 @@ export async function putInError(tx: Db, client: Client, shipment: ShipmentRow, 
 export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<boolean> {
   let claimed: { shipmentId: number; dueOn: Date } | undefined;
   try {
-    const ran = await db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    const ran = await db.transaction(async (tx) => {
       const [task] = await tx
         .select()
         .from(warehouseTasks)
-        .where(and(eq(warehouseTasks.clientId, client.id), eq(warehouseTasks.entity, 'shipment'), lte(warehouseTasks.dueOn, until)))
+        .where(and(ownedBy(warehouseTasks, client.id), eq(warehouseTasks.entity, 'shipment'), lte(warehouseTasks.dueOn, until)))
         .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id))
         .limit(1)
         .for('update', { skipLocked: true });
@@ -75,8 +74,7 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
   } catch (error) {
     if (!(error instanceof ShortageError) || claimed === undefined) throw error;
     const { shipmentId, dueOn } = claimed;
-    await db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    await db.transaction(async (tx) => {
       await putInError(tx, client, await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true }), dueOn);
     });
     return true;

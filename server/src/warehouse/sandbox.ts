@@ -19,8 +19,7 @@ const { returnItems } = schema;
  */
 export async function shipNow(db: Db, client: Client, orderId: number, opts: WarehouseOptions): Promise<number> {
   const order = await requireOrder(db, client.id, orderId);
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const now = clientNow(client);
     const shipped = await shipOrderNow(tx, client, order.id, now);
     for (const id of shipped) await schedule(tx, client.id, 'shipment', id, new Date(now.getTime() + opts.stepSeconds * 1000));
@@ -30,8 +29,7 @@ export async function shipNow(db: Db, client: Client, orderId: number, opts: War
 
 /** One step of one shipment now (an operator resolving an ERROR, or the next status or tracking stage). */
 export async function advanceShipment(db: Db, client: Client, shipmentId: number, opts: WarehouseOptions): Promise<void> {
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     const now = clientNow(client);
     let result: StepResult;
@@ -51,8 +49,7 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
 }
 
 export async function failShipmentNow(db: Db, client: Client, shipmentId: number): Promise<void> {
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     await putInError(tx, client, shipment, clientNow(client));
   });

@@ -1,7 +1,7 @@
 // The simulated warehouse, driven by each client's clock: what falls due runs in order, whether the clock moves by
 // real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import { schema, type Db } from '../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../platform/db/index.ts';
 import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { completeDueInbounds, receivePackingSlip } from '../modules/inbound/service.ts';
@@ -26,8 +26,7 @@ const asClient = (row: typeof clients.$inferSelect): Client => ({
 /** Starts a shipment for every order the warehouse can work on now; each order in its own transaction. */
 async function startOrders(db: Db, client: Client, now: Date, opts: WarehouseOptions) {
   for (const id of await ordersToStart(db, client.id)) {
-    await db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    await db.transaction(async (tx) => {
       const shipment = await startOrder(tx, client, id, now);
       if (shipment) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
     });
@@ -42,7 +41,7 @@ async function receiveArrivedGoods(db: Db, client: Client, now: Date) {
     .from(inboundPackingSlips)
     .where(
       and(
-        eq(inboundPackingSlips.clientId, client.id),
+        ownedBy(inboundPackingSlips, client.id),
         eq(inboundPackingSlips.status, 'EXPECTED'),
         isNotNull(inboundPackingSlips.expectedOn),
         lte(inboundPackingSlips.expectedOn, today),

@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { domainError } from '../../platform/errors.ts';
 
 const { rateLimitCounters } = schema;
@@ -28,7 +28,7 @@ async function countRequest(db: Db, clientId: number, bucket: string, windowStar
     await db
       .delete(rateLimitCounters)
       .where(
-        and(eq(rateLimitCounters.clientId, clientId), eq(rateLimitCounters.bucket, bucket), lt(rateLimitCounters.windowStart, windowStart)),
+        and(ownedBy(rateLimitCounters, clientId), eq(rateLimitCounters.bucket, bucket), lt(rateLimitCounters.windowStart, windowStart)),
       );
   }
   return row.count;

@@ -1,6 +1,6 @@
 // v2 orders: thin handlers over the order service; the v2 fields are mapped in mapping/orders.ts.
 import type { FastifyInstance } from 'fastify';
-import { v2Messages } from '@shopapi/contract';
+import { v2Messages, metadataExtraFields } from '@shopapi/contract';
 import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow } from '../../modules/orders/service.ts';
 import { newOrderFromV2, v2OrderWarnings } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
@@ -9,7 +9,7 @@ import type { AppContext } from '../shared/context.ts';
 const searchResult = (order: OrderRow) => ({
   orderNumber: order.id,
   externalOrderNumber: order.externalOrderNumber,
-  ...Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, order.metadata[k] ?? null])),
+  ...Object.fromEntries(metadataExtraFields.map((k) => [k, order.metadata[k] ?? null])),
 });
 
 export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {

@@ -1,7 +1,7 @@
 // v2 products: thin handlers over the product service; v2 field names are mapped onto the product model here.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { limits, v2Messages, v2OnlyProductFields, type V2ProductEdit } from '@shopapi/contract';
+import { limits, v2Messages, v2OnlyProductFields, type V2ProductEdit, metadataExtraFields } from '@shopapi/contract';
 import type { WarningSink } from '../../platform/request-warnings.ts';
 import {
   createProduct,
@@ -43,7 +43,7 @@ function changesOf(body: Fields, warnings: WarningSink): ProductChanges {
     hasSerialNumber: body.hasSerial ?? undefined,
     stockLevelType: given(body.useEconomicStock, (economic) => (economic ? 'ECONOMIC' : 'AVAILABLE')),
   };
-  const extras = (['extra1', 'extra2', 'extra3', 'extra4', 'extra5'] as const).filter((k) => body[k] !== undefined);
+  const extras = metadataExtraFields.filter((k) => body[k] !== undefined);
   if (extras.length) changes.metadata = Object.fromEntries(extras.map((k) => [k, body[k] ?? null]));
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ProductChanges;
 }

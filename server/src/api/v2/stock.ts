@@ -1,8 +1,8 @@
 // v2 stock and stock mutations: thin handlers over the v2 view of inventory (domain/inventory/sync.ts).
 import type { FastifyInstance } from 'fastify';
-import { eq, and, inArray, asc } from 'drizzle-orm';
+import { and, inArray, asc } from 'drizzle-orm';
 import { v2Messages, v2StockMutationTypes } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../../modules/clients/service.ts';
 import type { Client } from '../../modules/clients/client.ts';
 import { daysBefore } from '../../platform/time.ts';
@@ -30,7 +30,7 @@ async function stockObjects(db: Db, client: Client, productIds: number[]) {
     db
       .select(productColumns)
       .from(products)
-      .where(and(eq(products.clientId, client.id), inArray(products.id, productIds)))
+      .where(and(ownedBy(products, client.id), inArray(products.id, productIds)))
       .orderBy(asc(products.id)),
     stockOfProducts(db, client, productIds),
   ]);

@@ -38,8 +38,8 @@ export async function createClient(db: Db, input: { username: string; password: 
   try {
     return await db.transaction(async (tx) => {
       const [client] = await tx.insert(clients).values({ username: input.username, passwordHash }).returning();
-      await seedReferenceData(tx as unknown as Db, client.id);
-      if (input.settings) await applySettings(tx as unknown as Db, client.id, input.settings);
+      await seedReferenceData(tx, client.id);
+      if (input.settings) await applySettings(tx, client.id, input.settings);
       return {
         id: client.id,
         username: client.username,
@@ -68,7 +68,7 @@ export async function setClientPassword(db: Db, input: { username: string; passw
       .where(eq(clients.username, input.username))
       .returning({ id: clients.id });
     if (!client) return false;
-    await revokeClientTokens(tx as unknown as Db, client.id);
+    await revokeClientTokens(tx, client.id);
     return true;
   });
 }

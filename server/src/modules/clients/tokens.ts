@@ -1,7 +1,7 @@
 // Bearer tokens: opaque random strings, stored only as a SHA-256 hash with their expiry, so any process can check them and they can be revoked.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
 import type { Client } from './client.ts';
 
@@ -79,7 +79,7 @@ export async function revokeClientTokens(db: Db, clientId: number): Promise<numb
   const rows = await db
     .update(tokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(tokens.clientId, clientId), isNull(tokens.revokedAt)))
+    .where(and(ownedBy(tokens, clientId), isNull(tokens.revokedAt)))
     .returning({ id: tokens.id });
   return rows.length;
 }

@@ -2,7 +2,7 @@
 // change follows the order's colour (v2 spec section 4), derived from the slip's status and received quantities.
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { purchaseOrderErrors, v2Messages, v2WarehouseIds } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { createPackingSlip, type PackingSlipItemRow } from './service.ts';
@@ -116,7 +116,7 @@ async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
   const [slip] = await tx
     .select()
     .from(inboundPackingSlips)
-    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, purchaseOrderId)))
+    .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, purchaseOrderId)))
     .for('update');
   if (!slip) throw failed(purchaseOrderId, purchaseOrderErrors.notFound);
   const items = await tx
@@ -165,8 +165,7 @@ export interface PurchaseOrderEdit {
 }
 
 export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseOrderEdit): Promise<number> {
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
     const problems: string[] = [];
     const changes: Partial<typeof inboundPackingSlips.$inferInsert> = {};
@@ -176,7 +175,7 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
         .from(inboundPackingSlips)
         .where(
           and(
-            eq(inboundPackingSlips.clientId, client.id),
+            ownedBy(inboundPackingSlips, client.id),
             eq(inboundPackingSlips.reference, input.reference),
             ne(inboundPackingSlips.id, slip.id),
           ),
@@ -199,7 +198,7 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
       ? await tx
           .select({ id: products.id, sku: products.sku })
           .from(products)
-          .where(and(eq(products.clientId, client.id), inArray(products.sku, newSkus)))
+          .where(and(ownedBy(products, client.id), inArray(products.sku, newSkus)))
       : [];
     for (const line of lines.values()) {
       const item = items.find((i) => i.sku === line.sku);
@@ -245,8 +244,7 @@ export async function deletePurchaseOrder(
   client: Client,
   input: { purchaseOrderId: number; skus?: string[] | null },
 ): Promise<number> {
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
     if (input.skus?.length) {
       const missing = input.skus.filter((sku) => !items.some((item) => item.sku === sku));

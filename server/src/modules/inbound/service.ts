@@ -2,7 +2,7 @@
 // and INBOUND mutations, and the completion of a CHECKED inbound 2 hours later on the client's clock.
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { limits, warehouses, type WarehouseCode } from '@shopapi/contract';
-import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
@@ -72,12 +72,12 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
       ? db
           .select({ id: products.id, sku: products.sku })
           .from(products)
-          .where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
+          .where(and(ownedBy(products, client.id), inArray(products.sku, skus)))
       : [],
     db
       .select({ id: inboundPackingSlips.id })
       .from(inboundPackingSlips)
-      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.reference, input.reference))),
+      .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.reference, input.reference))),
   ]);
   const productBySku = new Map(productRows.map((p) => [p.sku, p.id]));
   for (const item of merged.values()) {
@@ -135,7 +135,7 @@ export interface PackingSlipFilters {
 
 export async function listPackingSlips(db: Db, client: Client, filters: PackingSlipFilters, page: Page): Promise<PackingSlipRow[]> {
   await completeDueInbounds(db, client);
-  const conditions = [eq(inboundPackingSlips.clientId, client.id), gt(inboundPackingSlips.id, page.cursor), slipVisible(client)];
+  const conditions = [ownedBy(inboundPackingSlips, client.id), gt(inboundPackingSlips.id, page.cursor), slipVisible(client)];
   if (filters.statuses) conditions.push(inArray(inboundPackingSlips.status, filters.statuses));
   if (filters.receivedOnLt) conditions.push(lt(inboundPackingSlips.receivedOn, startOfDay(filters.receivedOnLt)));
   if (filters.receivedOnGt) conditions.push(gte(inboundPackingSlips.receivedOn, dayAfter(filters.receivedOnGt)));
@@ -154,7 +154,7 @@ export async function findPackingSlip(db: Db, client: Client, id: number): Promi
   const [row] = await db
     .select()
     .from(inboundPackingSlips)
-    .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
+    .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
   return row;
 }
 
@@ -173,7 +173,7 @@ export async function findPackingSlipItem(db: Db, client: Client, id: number): P
     .select({ item: inboundPackingSlipItems })
     .from(inboundPackingSlipItems)
     .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
-    .where(and(eq(inboundPackingSlipItems.clientId, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
+    .where(and(ownedBy(inboundPackingSlipItems, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
   return row?.item;
 }
 
@@ -194,7 +194,7 @@ export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<num
 
 export async function listInbounds(db: Db, client: Client, filters: { statuses?: string[] }, page: Page): Promise<InboundRow[]> {
   await completeDueInbounds(db, client);
-  const conditions = [eq(inbounds.clientId, client.id), gt(inbounds.id, page.cursor)];
+  const conditions = [ownedBy(inbounds, client.id), gt(inbounds.id, page.cursor)];
   if (filters.statuses) conditions.push(inArray(inbounds.status, filters.statuses));
   return db
     .select()
@@ -209,7 +209,7 @@ export async function findInbound(db: Db, client: Client, id: number): Promise<I
   const [row] = await db
     .select()
     .from(inbounds)
-    .where(and(eq(inbounds.clientId, client.id), eq(inbounds.id, id)));
+    .where(and(ownedBy(inbounds, client.id), eq(inbounds.id, id)));
   return row;
 }
 
@@ -222,7 +222,7 @@ export async function findInboundItem(db: Db, clientId: number, id: number): Pro
   const [row] = await db
     .select()
     .from(inboundItems)
-    .where(and(eq(inboundItems.clientId, clientId), eq(inboundItems.id, id)));
+    .where(and(ownedBy(inboundItems, clientId), eq(inboundItems.id, id)));
   return row;
 }
 
@@ -237,12 +237,12 @@ export async function completeDueInbounds(db: Db, client: Client): Promise<void>
     const done = await tx
       .update(inbounds)
       .set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
-      .where(and(eq(inbounds.clientId, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
+      .where(and(ownedBy(inbounds, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
       .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
     for (const inbound of done) {
       // The update above chose CHECKED inbounds only: the move is allowed, and it gives the events to emit.
       for (const event of inboundLifecycle.move('CHECKED', 'COMPLETED', `Inbound ${inbound.id}`))
-        await emitInboundEvent(tx as unknown as Db, client, inbound.id, event, inbound.completedOn!);
+        await emitInboundEvent(tx, client, inbound.id, event, inbound.completedOn!);
     }
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
@@ -254,7 +254,7 @@ export async function completeDueInbounds(db: Db, client: Client): Promise<void>
       })
       .where(
         and(
-          eq(inboundPackingSlips.clientId, client.id),
+          ownedBy(inboundPackingSlips, client.id),
           inArray(inboundPackingSlips.id, slipIds),
           eq(inboundPackingSlips.status, 'CHECKED'),
           sql`not exists (select 1 from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id} and i.status <> 'COMPLETED')`,
@@ -297,12 +297,11 @@ const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 8
  */
 export async function receivePackingSlip(db: Db, client: Client, slipId: number, requested?: ReceivedQuantity[]): Promise<number> {
   await completeDueInbounds(db, client);
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const [slip] = await tx
       .select()
       .from(inboundPackingSlips)
-      .where(and(eq(inboundPackingSlips.clientId, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
+      .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
       .for('update');
     if (!slip) throw domainError('404', `Inbound packing slip ${slipId} not found.`);
     if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS')
@@ -326,7 +325,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
         ? await tx
             .select({ id: products.id, sku: products.sku })
             .from(products)
-            .where(and(eq(products.clientId, client.id), inArray(products.sku, notOnSlip)))
+            .where(and(ownedBy(products, client.id), inArray(products.sku, notOnSlip)))
         : [];
       const problems = new ProblemCollector();
       for (const sku of notOnSlip) {
@@ -348,7 +347,7 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
       .from(products)
       .where(
         and(
-          eq(products.clientId, client.id),
+          ownedBy(products, client.id),
           inArray(
             products.id,
             lines.map((l) => l.productId),

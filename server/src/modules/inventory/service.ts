@@ -2,7 +2,7 @@
 // through (putStock, takeStock), so inbound, returns, shipments and corrections keep stock and ledger in step.
 import { and, asc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { limits, type correctionCodes, type stockMutationTypes } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
@@ -46,7 +46,7 @@ export interface StockFilters {
 }
 
 export async function listStock(db: Db, clientId: number, filters: StockFilters, page: Page): Promise<StockRow[]> {
-  const conditions = [eq(stock.clientId, clientId), gt(stock.id, page.cursor)];
+  const conditions = [ownedBy(stock, clientId), gt(stock.id, page.cursor)];
   if (filters.locationTypes) conditions.push(inArray(stock.locationType, filters.locationTypes));
   if (filters.skus) conditions.push(inArray(stock.sku, filters.skus));
   if (filters.modifiedOnLt) conditions.push(lt(stock.modifiedOn, startOfDay(filters.modifiedOnLt)));
@@ -64,7 +64,7 @@ export async function findStock(db: Db, clientId: number, id: number): Promise<S
   const [row] = await db
     .select()
     .from(stock)
-    .where(and(eq(stock.clientId, clientId), eq(stock.id, id)));
+    .where(and(ownedBy(stock, clientId), eq(stock.id, id)));
   return row;
 }
 
@@ -73,7 +73,7 @@ export async function locationsOf(db: Db, clientId: number, ids: number[]): Prom
   return db
     .select()
     .from(stockLocations)
-    .where(and(eq(stockLocations.clientId, clientId), inArray(stockLocations.id, [...new Set(ids)])))
+    .where(and(ownedBy(stockLocations, clientId), inArray(stockLocations.id, [...new Set(ids)])))
     .orderBy(asc(stockLocations.id));
 }
 
@@ -81,7 +81,7 @@ export async function findStockLocation(db: Db, clientId: number, id: number): P
   const [row] = await db
     .select()
     .from(stockLocations)
-    .where(and(eq(stockLocations.clientId, clientId), eq(stockLocations.id, id)));
+    .where(and(ownedBy(stockLocations, clientId), eq(stockLocations.id, id)));
   return row;
 }
 
@@ -113,12 +113,12 @@ export async function listStockLevels(db: Db, client: Client, filters: StockLeve
       mutatedOn: sql<Date>`max(${stockMutations.createdOn})`.mapWith(stockMutations.createdOn).as('mutated_on'),
     })
     .from(stockMutations)
-    .where(eq(stockMutations.clientId, client.id))
+    .where(ownedBy(stockMutations, client.id))
     .groupBy(stockMutations.productId)
     .as('last_mutation');
   const key = sql`coalesce(${lastMutation.mutatedOn}, ${epoch})`;
 
-  const conditions: SQL[] = [eq(products.clientId, client.id)];
+  const conditions: SQL[] = [ownedBy(products, client.id)];
   if (filters.skus) conditions.push(inArray(products.sku, filters.skus));
   if (filters.mutatedOnGte) conditions.push(sql`${lastMutation.mutatedOn} >= ${new Date(filters.mutatedOnGte).toISOString()}::timestamptz`);
   if (page.cursor > 0) {
@@ -148,7 +148,7 @@ export async function findStockLevels(db: Db, client: Client, productId: number)
   const [product] = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.clientId, client.id), eq(products.id, productId)));
+    .where(and(ownedBy(products, client.id), eq(products.id, productId)));
   if (!product) return undefined;
   const [row] = await listStockLevels(db, client, { sort: 'id' }, { cursor: productId - 1, size: 1 });
   return row;
@@ -177,13 +177,13 @@ export async function stockLevelsOf(db: Db, client: Client, productIds: number[]
         ),
       })
       .from(stock)
-      .where(and(eq(stock.clientId, client.id), inArray(stock.productId, productIds)))
+      .where(and(ownedBy(stock, client.id), inArray(stock.productId, productIds)))
       .groupBy(stock.productId, stock.warehouseCode),
     db
       .select({ productId: shipmentItems.productId, warehouse: shipments.warehouseCode, outbound: sumOf(shipmentItems.quantity as never) })
       .from(shipmentItems)
       .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(eq(shipmentItems.clientId, client.id), inArray(shipmentItems.productId, productIds), ne(shipments.status, 'SHIPPED')))
+      .where(and(ownedBy(shipmentItems, client.id), inArray(shipmentItems.productId, productIds), ne(shipments.status, 'SHIPPED')))
       .groupBy(shipmentItems.productId, shipments.warehouseCode),
     openOrderQuantities(db, client.id, productIds),
     db
@@ -196,7 +196,7 @@ export async function stockLevelsOf(db: Db, client: Client, productIds: number[]
       .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
       .where(
         and(
-          eq(inboundPackingSlipItems.clientId, client.id),
+          ownedBy(inboundPackingSlipItems, client.id),
           inArray(inboundPackingSlipItems.productId, productIds),
           inArray(inboundPackingSlips.status, ['EXPECTED', 'IN_PROGRESS']),
         ),
@@ -243,7 +243,7 @@ export async function openOrderQuantities(db: Db, clientId: number, productIds: 
   const covered = db
     .select({ orderItemId: shipmentItems.orderItemId, quantity: sql<number>`sum(${shipmentItems.quantity})`.as('covered_quantity') })
     .from(shipmentItems)
-    .where(eq(shipmentItems.clientId, clientId))
+    .where(ownedBy(shipmentItems, clientId))
     .groupBy(shipmentItems.orderItemId)
     .as('covered');
   const rows = await db
@@ -258,7 +258,7 @@ export async function openOrderQuantities(db: Db, clientId: number, productIds: 
     .leftJoin(covered, eq(covered.orderItemId, orderItems.id))
     .where(
       and(
-        eq(orderItems.clientId, clientId),
+        ownedBy(orderItems, clientId),
         inArray(orderItems.productId, productIds),
         isNull(orders.fulfilledAt),
         eq(orders.onHold, false),
@@ -281,7 +281,7 @@ export interface StockMutationFilters {
 const mutationVisible = (client: Client) => gte(stockMutations.createdOn, daysBefore(clientNow(client), limits.stockMutationRetentionDays));
 
 export async function listStockMutations(db: Db, client: Client, filters: StockMutationFilters, page: Page): Promise<StockMutationRow[]> {
-  const conditions = [eq(stockMutations.clientId, client.id), gt(stockMutations.id, page.cursor), mutationVisible(client)];
+  const conditions = [ownedBy(stockMutations, client.id), gt(stockMutations.id, page.cursor), mutationVisible(client)];
   if (filters.createdOnLt) conditions.push(lt(stockMutations.createdOn, startOfDay(filters.createdOnLt)));
   if (filters.createdOnGt) conditions.push(gte(stockMutations.createdOn, dayAfter(filters.createdOnGt)));
   if (filters.types) conditions.push(inArray(stockMutations.type, filters.types));
@@ -299,7 +299,7 @@ export async function findStockMutation(db: Db, client: Client, id: number): Pro
   const [row] = await db
     .select()
     .from(stockMutations)
-    .where(and(eq(stockMutations.clientId, client.id), eq(stockMutations.id, id), mutationVisible(client)));
+    .where(and(ownedBy(stockMutations, client.id), eq(stockMutations.id, id), mutationVisible(client)));
   return row;
 }
 
@@ -351,7 +351,7 @@ async function locationId(tx: Db, clientId: number, place: StockPlace): Promise<
     .from(stockLocations)
     .where(
       and(
-        eq(stockLocations.clientId, clientId),
+        ownedBy(stockLocations, clientId),
         eq(stockLocations.warehouseCode, place.warehouseCode),
         eq(stockLocations.locationCode, place.locationCode),
       ),
@@ -391,7 +391,7 @@ export async function putStock(tx: Db, client: Client, place: StockPlace, goods:
     .from(stock)
     .where(
       and(
-        eq(stock.clientId, client.id),
+        ownedBy(stock, client.id),
         eq(stock.productId, goods.productId),
         eq(stock.stockLocationId, stockLocationId),
         eq(stock.quality, quality),
@@ -451,7 +451,7 @@ export async function takeStock(
     .from(stock)
     .where(
       and(
-        eq(stock.clientId, client.id),
+        ownedBy(stock, client.id),
         eq(stock.productId, input.productId),
         eq(stock.warehouseCode, input.warehouseCode),
         eq(stock.quarantined, false),

@@ -2,7 +2,7 @@
 // products changed in a period, and the stock mutations a v2 integration syncs (all or nothing).
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { limits, v2StockMutationTypes } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { daysBefore } from '../../platform/time.ts';
@@ -41,7 +41,7 @@ export async function stockOfProducts(db: Db, client: Client, productIds: number
           .from(stock)
           .where(
             and(
-              eq(stock.clientId, client.id),
+              ownedBy(stock, client.id),
               inArray(stock.productId, productIds),
               or(isNotNull(stock.expirationDate), isNotNull(stock.lotNumber)),
             ),
@@ -75,13 +75,13 @@ export async function productsMutatedBetween(db: Db, client: Client, from: Date,
   const rows = await db
     .selectDistinct({ productId: stockMutations.productId })
     .from(stockMutations)
-    .where(and(eq(stockMutations.clientId, client.id), gte(stockMutations.createdOn, from), lt(stockMutations.createdOn, to)))
+    .where(and(ownedBy(stockMutations, client.id), gte(stockMutations.createdOn, from), lt(stockMutations.createdOn, to)))
     .orderBy(asc(stockMutations.productId));
   return rows.map((r) => r.productId);
 }
 
 export async function allProductIds(db: Db, clientId: number): Promise<number[]> {
-  return (await db.select({ id: products.id }).from(products).where(eq(products.clientId, clientId)).orderBy(asc(products.id))).map(
+  return (await db.select({ id: products.id }).from(products).where(ownedBy(products, clientId)).orderBy(asc(products.id))).map(
     (r) => r.id,
   );
 }
@@ -119,7 +119,7 @@ export async function unsyncedStockMutations(db: Db, client: Client): Promise<Mu
     .leftJoin(returnReasons, eq(returnReasons.id, returnItems.returnReasonId))
     .where(
       and(
-        eq(stockMutations.clientId, client.id),
+        ownedBy(stockMutations, client.id),
         eq(stockMutations.synced, false),
         withinRetention(client),
         inArray(stockMutations.type, Object.keys(v2StockMutationTypes)),
@@ -143,12 +143,12 @@ export async function syncStockMutations(db: Db, client: Client, ids: number[]):
     const found = await tx
       .select({ id: stockMutations.id })
       .from(stockMutations)
-      .where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids), withinRetention(client)))
+      .where(and(ownedBy(stockMutations, client.id), inArray(stockMutations.id, ids), withinRetention(client)))
       .for('update');
     requireEveryId(ids, found);
     await tx
       .update(stockMutations)
       .set({ synced: true })
-      .where(and(eq(stockMutations.clientId, client.id), inArray(stockMutations.id, ids)));
+      .where(and(ownedBy(stockMutations, client.id), inArray(stockMutations.id, ids)));
   });
 }

@@ -2,7 +2,7 @@
 // worker thread, with bounds on time, heap and decoded bytes: a compression bomb is refused, never waited for.
 import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
 import { storeParts } from '../../platform/file-parts.ts';
 import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
@@ -82,7 +82,7 @@ export async function findAttachment(db: Db, clientId: number, id: number) {
     })
     .from(orderAttachments)
     .innerJoin(orders, eq(orders.id, orderAttachments.orderId))
-    .where(and(eq(orderAttachments.clientId, clientId), eq(orderAttachments.id, id)));
+    .where(and(ownedBy(orderAttachments, clientId), eq(orderAttachments.id, id)));
   return row;
 }
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
@@ -106,7 +106,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
     [order] = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, input.externalOrderNumber!)));
+      .where(and(ownedBy(orders, clientId), eq(orders.externalOrderNumber, input.externalOrderNumber!)));
     if (!order)
       throw domainError('404-6', `No order with externalOrderNumber "${input.externalOrderNumber}".`, {
         path: ['externalOrderNumber'],
@@ -126,7 +126,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
         pageFormat,
       })
       .returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
-    await storeParts(tx as unknown as Db, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file);
+    await storeParts(tx, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file);
     return inserted;
   });
   return { id: row.id, createdAt: row.createdAt, order, printStrategy: input.printStrategy ?? 'REQUIRED' };

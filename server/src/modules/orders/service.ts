@@ -1,7 +1,7 @@
 // Orders: creation from a plain order (whichever API it came from), reading with related resources, updates, cancellation.
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract';
-import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
@@ -120,7 +120,7 @@ async function findByExternalNumber(db: Db, clientId: number, externalOrderNumbe
   const [row] = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
+    .where(and(ownedBy(orders, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
   return row;
 }
 
@@ -174,7 +174,7 @@ export async function placeOrder(
     ? await db
         .select({ id: products.id, sku: products.sku, name: products.name })
         .from(products)
-        .where(and(eq(products.clientId, client.id), inArray(products.sku, skus)))
+        .where(and(ownedBy(products, client.id), inArray(products.sku, skus)))
     : [];
   const productBySku = new Map(productRows.map((p) => [p.sku, p]));
   const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
@@ -266,8 +266,8 @@ export async function placeOrder(
 }
 
 /** The client's order (or order item) with this id; another client's is not there. */
-const ownOrder = (clientId: number, id: number) => and(eq(orders.clientId, clientId), eq(orders.id, id));
-const ownOrderItem = (clientId: number, id: number) => and(eq(orderItems.clientId, clientId), eq(orderItems.id, id));
+const ownOrder = (clientId: number, id: number) => and(ownedBy(orders, clientId), eq(orders.id, id));
+const ownOrderItem = (clientId: number, id: number) => and(ownedBy(orderItems, clientId), eq(orderItems.id, id));
 
 export async function findOrder(db: Db, clientId: number, id: number): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(ownOrder(clientId, id));
@@ -294,7 +294,7 @@ export interface OrderFilters {
 
 /** The ids of one page of the client's orders, as a query (the v3 documents are built around it in one statement). */
 export function orderPage(db: Db, clientId: number, filters: OrderFilters, page: Page) {
-  const conditions = [eq(orders.clientId, clientId), gt(orders.id, page.cursor)];
+  const conditions = [ownedBy(orders, clientId), gt(orders.id, page.cursor)];
   if (filters.orderedOnLt) conditions.push(lt(orders.orderedOn, startOfDay(filters.orderedOnLt)));
   if (filters.orderedOnGt) conditions.push(gte(orders.orderedOn, dayAfter(filters.orderedOnGt)));
   if (filters.externalOrderNumbers) conditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
@@ -312,7 +312,7 @@ export async function requireOrderByExternalNumber(db: Db, clientId: number, ext
   const [row] = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.clientId, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
+    .where(and(ownedBy(orders, clientId), eq(orders.externalOrderNumber, externalOrderNumber)));
   if (!row) throw domainError('404-6', `Order "${externalOrderNumber}" not found.`);
   return row;
 }
@@ -419,14 +419,14 @@ async function coveredQuantities(db: Db, itemIds: number[]): Promise<Map<number,
 export async function cancelItems(db: Db, clientId: number, orderId: number, onlyItemId?: number): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.select({ id: orders.id }).from(orders).where(ownOrder(clientId, orderId)).for('update');
-    const conditions = [eq(orderItems.orderId, orderId), eq(orderItems.clientId, clientId)];
+    const conditions = [eq(orderItems.orderId, orderId), ownedBy(orderItems, clientId)];
     if (onlyItemId !== undefined) conditions.push(eq(orderItems.id, onlyItemId));
     const items = await tx
       .select()
       .from(orderItems)
       .where(and(...conditions));
     const covered = await coveredQuantities(
-      tx as unknown as Db,
+      tx,
       items.map((i) => i.id),
     );
     const modified: number[] = [];
@@ -456,7 +456,7 @@ export function addressById(db: Db, clientId: number, id: number) {
   return db
     .select({ id: addresses.id })
     .from(addresses)
-    .where(and(eq(addresses.clientId, clientId), eq(addresses.id, id)));
+    .where(and(ownedBy(addresses, clientId), eq(addresses.id, id)));
 }
 
 /** The id of the client's pick-up point as a query; another client's selects nothing. */
@@ -464,5 +464,5 @@ export function pickUpPointById(db: Db, clientId: number, id: number) {
   return db
     .select({ id: pickUpPoints.id })
     .from(pickUpPoints)
-    .where(and(eq(pickUpPoints.clientId, clientId), eq(pickUpPoints.id, id)));
+    .where(and(ownedBy(pickUpPoints, clientId), eq(pickUpPoints.id, id)));
 }

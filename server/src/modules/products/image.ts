@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { limits } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
 import { storeParts } from '../../platform/file-parts.ts';
 import { productColumns, type ProductRow } from './service.ts';
@@ -58,7 +58,7 @@ export async function setProductImage(
   const [owned] = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.clientId, clientId), eq(products.id, productId)));
+    .where(and(ownedBy(products, clientId), eq(products.id, productId)));
   if (!owned) throw domainError('404', `Product ${productId} not found.`);
   if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
   const contentType = await imageContentType(content);
@@ -67,11 +67,11 @@ export async function setProductImage(
     const [product] = await tx
       .update(products)
       .set({ imageContentType: contentType, updatedAt: new Date() })
-      .where(and(eq(products.clientId, clientId), eq(products.id, productId)))
+      .where(and(ownedBy(products, clientId), eq(products.id, productId)))
       .returning(productColumns);
     if (!product) throw domainError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
-    await storeParts(tx as unknown as Db, { clientId, owner: 'productImage', ownerId: productId }, content);
+    await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, content);
     return { product, contentType };
   });
 }

@@ -2,7 +2,7 @@
 // as it would be stored, so both paths share them.
 import { and, asc, eq, getTableColumns, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { defaults, limits, productTypesWithParts } from '@shopapi/contract';
-import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
+import { type Db, isUniqueViolation, ownedBy, schema, type Tx } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
 import { storeParts } from '../../platform/file-parts.ts';
@@ -59,7 +59,7 @@ const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknow
 });
 
 /** The image's bytes go to file_parts, in the transaction that writes the product. */
-async function storeImage(tx: Db, clientId: number, productId: number, extras: ProductExtras) {
+async function storeImage(tx: Tx, clientId: number, productId: number, extras: ProductExtras) {
   if (extras.image) await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, extras.image.content);
 }
 
@@ -160,7 +160,7 @@ async function checkUnique(
   const rows = await db
     .select({ id: products.id, sku: products.sku, barcode: products.barcode })
     .from(products)
-    .where(and(eq(products.clientId, clientId), or(...clashes), exceptId ? ne(products.id, exceptId) : undefined));
+    .where(and(ownedBy(products, clientId), or(...clashes), exceptId ? ne(products.id, exceptId) : undefined));
   if (sku && rows.some((r) => r.sku === sku)) problems.add('409', `A product with sku "${sku}" already exists.`, { path: ['sku'] });
   if (barcode && rows.some((r) => r.barcode === barcode))
     problems.add('409', `A product with barcode "${barcode}" already exists.`, { path: ['barcode'] });
@@ -189,7 +189,7 @@ async function resolveParts(
   const found = await db
     .select({ id: products.id, type: products.type })
     .from(products)
-    .where(and(eq(products.clientId, clientId), inArray(products.id, ids)));
+    .where(and(ownedBy(products, clientId), inArray(products.id, ids)));
   const typeOf = new Map(found.map((r) => [r.id, r.type]));
   ids.forEach((id, index) => {
     if (ids.indexOf(id) !== index) problems.add('400', `Part ${id} is listed twice.`, { path: ['parts', index] });
@@ -268,8 +268,8 @@ export async function createProduct(db: Db, clientId: number, input: NewProduct,
   checkMeasurements(input, undefined, problems);
   try {
     return await db.transaction(async (tx) => {
-      await checkUnique(tx as unknown as Db, clientId, state.sku, state.barcode, undefined, problems);
-      const parts = await resolveParts(tx as unknown as Db, clientId, type, input.parts, problems);
+      await checkUnique(tx, clientId, state.sku, state.barcode, undefined, problems);
+      const parts = await resolveParts(tx, clientId, type, input.parts, problems);
       problems.throwIfAny();
       const [row] = await tx
         .insert(products)
@@ -277,7 +277,7 @@ export async function createProduct(db: Db, clientId: number, input: NewProduct,
         .returning(productColumns);
       if (parts.length)
         await tx.insert(productParts).values(parts.map((p) => ({ clientId, productId: row.id, partId: p.partId, quantity: p.quantity })));
-      await storeImage(tx as unknown as Db, clientId, row.id, extras);
+      await storeImage(tx, clientId, row.id, extras);
       return row;
     });
   } catch (error) {
@@ -290,7 +290,7 @@ async function stockQuantity(db: Db, clientId: number, productId: number): Promi
   const [row] = await db
     .select({ total: sql<number>`coalesce(sum(${stock.quantity}), 0)::int` })
     .from(stock)
-    .where(and(eq(stock.clientId, clientId), eq(stock.productId, productId)));
+    .where(and(ownedBy(stock, clientId), eq(stock.productId, productId)));
   return Number(row?.total ?? 0);
 }
 
@@ -307,7 +307,7 @@ export async function updateProduct(
       const [stored] = await tx
         .select(productColumns)
         .from(products)
-        .where(and(eq(products.clientId, clientId), eq(products.id, id)))
+        .where(and(ownedBy(products, clientId), eq(products.id, id)))
         .for('update');
       if (!stored) throw domainError('404', `Product ${id} not found.`);
       const problems = new ProblemCollector();
@@ -327,8 +327,8 @@ export async function updateProduct(
       checkState(state, problems);
       checkMeasurements(changes, stored, problems);
       if ((state.barcode ?? null) !== (stored.barcode ?? null)) {
-        await checkUnique(tx as unknown as Db, clientId, undefined, state.barcode, id, problems);
-        const units = await stockQuantity(tx as unknown as Db, clientId, id);
+        await checkUnique(tx, clientId, undefined, state.barcode, id, problems);
+        const units = await stockQuantity(tx, clientId, id);
         if (units > 0)
           problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { path: ['barcode'] });
       }
@@ -336,9 +336,9 @@ export async function updateProduct(
       const [row] = await tx
         .update(products)
         .set({ ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() })
-        .where(and(eq(products.clientId, clientId), eq(products.id, id)))
+        .where(and(ownedBy(products, clientId), eq(products.id, id)))
         .returning(productColumns);
-      await storeImage(tx as unknown as Db, clientId, id, extras);
+      await storeImage(tx, clientId, id, extras);
       return row;
     });
   } catch (error) {
@@ -350,7 +350,7 @@ export async function findProduct(db: Db, clientId: number, id: number): Promise
   const [row] = await db
     .select(productColumns)
     .from(products)
-    .where(and(eq(products.clientId, clientId), eq(products.id, id)));
+    .where(and(ownedBy(products, clientId), eq(products.id, id)));
   return row;
 }
 
@@ -366,7 +366,7 @@ export async function listProducts(
   filters: { skus?: string[]; barcodes?: string[] },
   page: Page,
 ): Promise<ProductRow[]> {
-  const conditions = [eq(products.clientId, clientId), gt(products.id, page.cursor)];
+  const conditions = [ownedBy(products, clientId), gt(products.id, page.cursor)];
   if (filters.skus) conditions.push(inArray(products.sku, filters.skus));
   if (filters.barcodes) conditions.push(inArray(products.barcode, filters.barcodes));
   return db
@@ -384,7 +384,7 @@ export async function partsOf(db: Db, clientId: number, productIds: number[]): P
   const rows = await db
     .select()
     .from(productParts)
-    .where(and(eq(productParts.clientId, clientId), inArray(productParts.productId, productIds)))
+    .where(and(ownedBy(productParts, clientId), inArray(productParts.productId, productIds)))
     .orderBy(asc(productParts.id));
   for (const r of rows) out.get(r.productId)?.push({ partId: r.partId, quantity: r.quantity });
   return out;

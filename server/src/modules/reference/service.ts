@@ -2,7 +2,7 @@
 // The settings as a whole (read and replaced) are in settings.ts.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { MAX_ID } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 
 const { orderTypes, returnReasons, shippingMethods, languages } = schema;
@@ -13,7 +13,7 @@ export async function findOrderType(db: Db, clientId: number, id: number) {
   const [row] = await db
     .select()
     .from(orderTypes)
-    .where(and(eq(orderTypes.clientId, clientId), eq(orderTypes.id, id)));
+    .where(and(ownedBy(orderTypes, clientId), eq(orderTypes.id, id)));
   return row;
 }
 
@@ -21,7 +21,7 @@ export async function findMainShippingMethod(db: Db, clientId: number, id: numbe
   const [row] = await db
     .select()
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.clientId, clientId), eq(shippingMethods.id, id), eq(shippingMethods.kind, 'main')));
+    .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.id, id), eq(shippingMethods.kind, 'main')));
   return row;
 }
 
@@ -30,7 +30,7 @@ export async function defaultMainShippingMethod(db: Db, clientId: number) {
   const [row] = await db
     .select()
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.clientId, clientId), eq(shippingMethods.kind, 'main')))
+    .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.kind, 'main')))
     .orderBy(asc(shippingMethods.id))
     .limit(1);
   return row;
@@ -41,7 +41,7 @@ export async function warehousesOf(db: Db, clientId: number, mainShippingMethodI
   const rows = await db
     .select({ warehouse: shippingMethods.warehouse })
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.clientId, clientId), eq(shippingMethods.mainShippingMethodId, mainShippingMethodId)));
+    .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.mainShippingMethodId, mainShippingMethodId)));
   return rows.map((r) => r.warehouse).filter((w): w is string => !!w);
 }
 
@@ -52,7 +52,7 @@ export async function warehouseShippingMethod(db: Db, clientId: number, mainShip
     .from(shippingMethods)
     .where(
       and(
-        eq(shippingMethods.clientId, clientId),
+        ownedBy(shippingMethods, clientId),
         eq(shippingMethods.mainShippingMethodId, mainShippingMethodId),
         eq(shippingMethods.warehouse, warehouse),
       ),
@@ -67,7 +67,7 @@ export async function listShippingMethods(db: Db, clientId: number, page: Page):
   return db
     .select()
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.clientId, clientId), gt(shippingMethods.id, page.cursor)))
+    .where(and(ownedBy(shippingMethods, clientId), gt(shippingMethods.id, page.cursor)))
     .orderBy(asc(shippingMethods.id))
     .limit(page.size);
 }
@@ -76,7 +76,7 @@ export async function findShippingMethod(db: Db, clientId: number, id: number): 
   const [row] = await db
     .select()
     .from(shippingMethods)
-    .where(and(eq(shippingMethods.clientId, clientId), eq(shippingMethods.id, id)));
+    .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.id, id)));
   return row;
 }
 
@@ -84,7 +84,7 @@ export async function listReturnReasons(db: Db, clientId: number, page: Page): P
   return db
     .select()
     .from(returnReasons)
-    .where(and(eq(returnReasons.clientId, clientId), gt(returnReasons.id, page.cursor)))
+    .where(and(ownedBy(returnReasons, clientId), gt(returnReasons.id, page.cursor)))
     .orderBy(asc(returnReasons.id))
     .limit(page.size);
 }
@@ -94,7 +94,7 @@ export async function findReturnReasonByCode(db: Db, clientId: number, code: str
   const [row] = await db
     .select()
     .from(returnReasons)
-    .where(and(eq(returnReasons.clientId, clientId), sql`lower(${returnReasons.code}) = lower(${code})`))
+    .where(and(ownedBy(returnReasons, clientId), sql`lower(${returnReasons.code}) = lower(${code})`))
     .orderBy(asc(returnReasons.id))
     .limit(1);
   return row;
@@ -106,7 +106,7 @@ export async function findLanguage(db: Db, clientId: number, id: number) {
   const [row] = await db
     .select()
     .from(languages)
-    .where(and(eq(languages.clientId, clientId), eq(languages.id, id)));
+    .where(and(ownedBy(languages, clientId), eq(languages.id, id)));
   return row;
 }
 
@@ -114,6 +114,6 @@ export async function findReturnReason(db: Db, clientId: number, id: number): Pr
   const [row] = await db
     .select()
     .from(returnReasons)
-    .where(and(eq(returnReasons.clientId, clientId), eq(returnReasons.id, id)));
+    .where(and(ownedBy(returnReasons, clientId), eq(returnReasons.id, id)));
   return row;
 }

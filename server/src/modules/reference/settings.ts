@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { paymentMethods, type WarehouseCode } from '@shopapi/contract';
-import { anyOf, schema, type Db } from '../../platform/db/index.ts';
+import { anyOf, type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { ProblemCollector } from '../../platform/errors.ts';
 
 const { clients, orderTypes, shippingMethods, returnReasons, languages, countries, orders, shipments, returnItems } = schema;
@@ -34,11 +34,11 @@ type ListName = Exclude<keyof SettingsInput, 'paymentMethods'>;
 /** Every row of the client's settings, each list ordered by id. One statement after another: in a transaction they share a connection. */
 async function storedRows(db: Db, clientId: number) {
   return {
-    orderTypes: await db.select().from(orderTypes).where(eq(orderTypes.clientId, clientId)).orderBy(asc(orderTypes.id)),
-    shippingMethods: await db.select().from(shippingMethods).where(eq(shippingMethods.clientId, clientId)).orderBy(asc(shippingMethods.id)),
-    returnReasons: await db.select().from(returnReasons).where(eq(returnReasons.clientId, clientId)).orderBy(asc(returnReasons.id)),
-    languages: await db.select().from(languages).where(eq(languages.clientId, clientId)).orderBy(asc(languages.id)),
-    countries: await db.select().from(countries).where(eq(countries.clientId, clientId)).orderBy(asc(countries.id)),
+    orderTypes: await db.select().from(orderTypes).where(ownedBy(orderTypes, clientId)).orderBy(asc(orderTypes.id)),
+    shippingMethods: await db.select().from(shippingMethods).where(ownedBy(shippingMethods, clientId)).orderBy(asc(shippingMethods.id)),
+    returnReasons: await db.select().from(returnReasons).where(ownedBy(returnReasons, clientId)).orderBy(asc(returnReasons.id)),
+    languages: await db.select().from(languages).where(ownedBy(languages, clientId)).orderBy(asc(languages.id)),
+    countries: await db.select().from(countries).where(ownedBy(countries, clientId)).orderBy(asc(countries.id)),
   };
 }
 
@@ -389,6 +389,6 @@ async function replaceMainShippingMethods(
 
 /** Replaces the lists the input gives, in one transaction, and answers the settings as stored afterwards. */
 export async function replaceSettings(db: Db, clientId: number, input: SettingsInput): Promise<SandboxSettings> {
-  await db.transaction((tx) => applySettings(tx as unknown as Db, clientId, input));
+  await db.transaction((tx) => applySettings(tx, clientId, input));
   return sandboxSettingsOf(db, clientId);
 }

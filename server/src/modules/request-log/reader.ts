@@ -1,6 +1,6 @@
 // Reading a client's request log: newest first, by cursor, with filters; one entry by its request id.
 import { and, desc, eq, inArray, like, lt, or, gte, type SQL } from 'drizzle-orm';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 
 const { requestLog } = schema;
 
@@ -25,7 +25,7 @@ export async function listRequests(
   page: { before?: number; size: number },
   filter: RequestLogFilter,
 ): Promise<RequestLogRow[]> {
-  const conditions: (SQL | undefined)[] = [eq(requestLog.clientId, clientId)];
+  const conditions: (SQL | undefined)[] = [ownedBy(requestLog, clientId)];
   if (page.before) conditions.push(lt(requestLog.id, page.before));
   if (filter.statuses?.length || filter.statusClasses?.length) {
     conditions.push(
@@ -50,7 +50,7 @@ export async function findRequest(db: Db, clientId: number, requestId: string): 
   const [row] = await db
     .select()
     .from(requestLog)
-    .where(and(eq(requestLog.clientId, clientId), eq(requestLog.requestId, requestId)))
+    .where(and(ownedBy(requestLog, clientId), eq(requestLog.requestId, requestId)))
     .limit(1);
   return row;
 }

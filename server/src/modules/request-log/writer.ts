@@ -1,7 +1,7 @@
 // Writes request log entries after their answers, in batches, off the request's path: a call never waits for its log
 // entry and never fails because of it. Memory is bounded; each client keeps its newest entries, none older than the age.
-import { and, desc, eq, inArray, lt, lte } from 'drizzle-orm';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { and, desc, inArray, lt, lte } from 'drizzle-orm';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 
 const { requestLog } = schema;
 
@@ -98,11 +98,11 @@ export class RequestLogWriter {
     const [oldestKept] = await this.db
       .select({ id: requestLog.id })
       .from(requestLog)
-      .where(eq(requestLog.clientId, clientId))
+      .where(ownedBy(requestLog, clientId))
       .orderBy(desc(requestLog.id))
       .offset(this.opts.maxPerClient - 1)
       .limit(1);
-    if (oldestKept) await this.db.delete(requestLog).where(and(eq(requestLog.clientId, clientId), lt(requestLog.id, oldestKept.id)));
+    if (oldestKept) await this.db.delete(requestLog).where(and(ownedBy(requestLog, clientId), lt(requestLog.id, oldestKept.id)));
   }
 
   /** Deletes entries older than the age limit, a bounded number per statement so no statement holds locks long. */

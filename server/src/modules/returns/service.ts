@@ -2,7 +2,7 @@
 // RETURN stock mutations, and reading the processed return items.
 import { and, asc, eq, gt, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { returnConditions } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
@@ -37,7 +37,7 @@ export async function registerReturn(db: Db, client: Client, input: NewReturn): 
   const [shipment] = await db
     .select()
     .from(shipments)
-    .where(and(eq(shipments.clientId, client.id), eq(shipments.id, input.shipmentId)));
+    .where(and(ownedBy(shipments, client.id), eq(shipments.id, input.shipmentId)));
   if (!shipment) throw domainError('404', `Shipment ${input.shipmentId} not found.`);
   if (shipment.status !== 'SHIPPED')
     throw domainError('409', `Shipment ${shipment.id} is ${shipment.status}: only shipped goods can be returned.`);
@@ -48,7 +48,7 @@ export async function registerReturn(db: Db, client: Client, input: NewReturn): 
     ? await db
         .select({ id: returnReasons.id })
         .from(returnReasons)
-        .where(and(eq(returnReasons.clientId, client.id), inArray(returnReasons.id, reasonIds)))
+        .where(and(ownedBy(returnReasons, client.id), inArray(returnReasons.id, reasonIds)))
     : [];
   const problems = new ProblemCollector();
   if (!input.items.length) problems.add('400', 'A return needs at least one item.');
@@ -119,13 +119,12 @@ export async function processReturnItems(
   processed: ProcessedReturnItem[],
   warehouseCode?: string,
 ): Promise<void> {
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ id: returns.id, warehouse: shipments.warehouseCode })
       .from(returns)
       .innerJoin(shipments, eq(shipments.id, returns.shipmentId))
-      .where(and(eq(returns.clientId, client.id), eq(returns.id, returnId)));
+      .where(and(ownedBy(returns, client.id), eq(returns.id, returnId)));
     if (!row) throw domainError('404', `Return ${returnId} not found.`);
     const warehouse = warehouseCode ?? row.warehouse;
     const items = await tx.select().from(returnItems).where(eq(returnItems.returnId, row.id)).for('update');
@@ -168,7 +167,7 @@ export async function listReturnItems(
   filters: { processedOnLt?: string; processedOnGt?: string },
   page: Page,
 ): Promise<ReturnItemRow[]> {
-  const conditions = [eq(returnItems.clientId, clientId), gt(returnItems.id, page.cursor), isNotNull(returnItems.processedOn)];
+  const conditions = [ownedBy(returnItems, clientId), gt(returnItems.id, page.cursor), isNotNull(returnItems.processedOn)];
   if (filters.processedOnLt) conditions.push(lt(returnItems.processedOn, startOfDay(filters.processedOnLt)));
   if (filters.processedOnGt) conditions.push(gte(returnItems.processedOn, dayAfter(filters.processedOnGt)));
   return db
@@ -184,7 +183,7 @@ export async function findReturnItem(db: Db, clientId: number, id: number): Prom
   const [row] = await db
     .select()
     .from(returnItems)
-    .where(and(eq(returnItems.clientId, clientId), eq(returnItems.id, id), isNotNull(returnItems.processedOn)));
+    .where(and(ownedBy(returnItems, clientId), eq(returnItems.id, id), isNotNull(returnItems.processedOn)));
   return row;
 }
 
@@ -195,7 +194,7 @@ export async function processedReturnItems(
   filters: { externalOrderNumber?: string | null; from?: Date; to?: Date },
   limit: number,
 ): Promise<ReturnItemRow[]> {
-  const conditions = [eq(returnItems.clientId, clientId), isNotNull(returnItems.processedOn)];
+  const conditions = [ownedBy(returnItems, clientId), isNotNull(returnItems.processedOn)];
   if (filters.externalOrderNumber) conditions.push(eq(returnItems.externalOrderNumber, filters.externalOrderNumber));
   if (filters.from) conditions.push(gte(returnItems.processedOn, filters.from));
   if (filters.to) conditions.push(lt(returnItems.processedOn, filters.to));

@@ -1,7 +1,7 @@
 // The SQL of making and moving shipments: what an order still needs, what stock is free, what a shipment carries, and
 // the rows a shipment's moves write. The rules that use these live in service.ts.
 import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { locationTypesExcludedFromFulfilment } from '../inventory/levels.ts';
 
 const { orders, orderItems, products, productParts, shipments, shipmentItems, addresses, pickUpPoints, shippingMethods, stock } = schema;
@@ -47,7 +47,7 @@ export async function unreserved(tx: Db, clientId: number, warehouse: string, pr
     .from(stock)
     .where(
       and(
-        eq(stock.clientId, clientId),
+        ownedBy(stock, clientId),
         eq(stock.warehouseCode, warehouse),
         inArray(stock.productId, productIds),
         eq(stock.quarantined, false),
@@ -63,7 +63,7 @@ export async function unreserved(tx: Db, clientId: number, warehouse: string, pr
     .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
     .where(
       and(
-        eq(shipments.clientId, clientId),
+        ownedBy(shipments, clientId),
         eq(shipments.warehouseCode, warehouse),
         ne(shipments.status, 'SHIPPED'),
         inArray(shipmentItems.productId, productIds),
@@ -91,13 +91,13 @@ export async function ordersToStart(db: Db, clientId: number): Promise<number[]>
   const underWay = db
     .select({ orderId: shipments.orderId })
     .from(shipments)
-    .where(and(eq(shipments.clientId, clientId), sql`${shipments.status} <> 'SHIPPED'`));
+    .where(and(ownedBy(shipments, clientId), sql`${shipments.status} <> 'SHIPPED'`));
   const rows = await db
     .select({ id: orders.id })
     .from(orders)
     .where(
       and(
-        eq(orders.clientId, clientId),
+        ownedBy(orders, clientId),
         eq(orders.onHold, false),
         eq(orders.isValid, true),
         sql`${orders.fulfilledAt} is null`,

@@ -2,7 +2,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { warehouses, type WarehouseCode } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
 import { findShipment, itemsOf } from './service.ts';
 import { domainError } from '../../platform/errors.ts';
@@ -25,7 +25,7 @@ const returnPackageNumber = (shipmentId: number, methodId: number) =>
 export async function returnLabel(db: Db, client: Client, shipmentId: number, returnMethodId?: number): Promise<ReturnLabel> {
   const shipment = await findShipment(db, client, shipmentId);
   if (shipment?.status !== 'SHIPPED') throw domainError('404', `Shipment ${shipmentId} not found among your shipped shipments.`);
-  const methodConditions = [eq(shippingMethods.clientId, client.id), eq(shippingMethods.kind, 'return')];
+  const methodConditions = [ownedBy(shippingMethods, client.id), eq(shippingMethods.kind, 'return')];
   if (returnMethodId !== undefined) methodConditions.push(eq(shippingMethods.id, returnMethodId));
   const [method] = await db
     .select()

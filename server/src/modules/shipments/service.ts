@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
 import { houseNumberRequiredCountries, limits, type ShipmentStatus, type TrackingStage } from '@shopapi/contract';
-import { anyOf, schema, type Db } from '../../platform/db/index.ts';
+import { anyOf, type Db, ownedBy, schema, type Tx } from '../../platform/db/index.ts';
 import type { Tracking } from '../../platform/db/schema/shipments.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
@@ -60,14 +60,14 @@ const visible = (client: Client) => gte(shipments.createdAt, daysBefore(clientNo
 
 /** The ids of one page of the client's shipments, as a query (the v3 documents are built around it in one statement). */
 export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, page: Page) {
-  const conditions = [eq(shipments.clientId, client.id), gt(shipments.id, page.cursor), visible(client)];
+  const conditions = [ownedBy(shipments, client.id), gt(shipments.id, page.cursor), visible(client)];
   if (filters.shippedOnLt) conditions.push(lt(shipments.shippedOn, startOfDay(filters.shippedOnLt)));
   if (filters.shippedOnGt) conditions.push(gte(shipments.shippedOn, dayAfter(filters.shippedOnGt)));
   if (filters.statuses) conditions.push(inArray(shipments.status, filters.statuses));
   if (filters.orderTypes) conditions.push(inArray(shipments.orderTypeId, filters.orderTypes));
   if (filters.orderIds) conditions.push(inArray(shipments.orderId, filters.orderIds));
   if (filters.externalOrderNumbers || filters.references) {
-    const orderConditions = [eq(orders.clientId, client.id)];
+    const orderConditions = [ownedBy(orders, client.id)];
     if (filters.externalOrderNumbers) orderConditions.push(inArray(orders.externalOrderNumber, filters.externalOrderNumbers));
     if (filters.references) orderConditions.push(inArray(orders.reference, filters.references));
     const matching = db
@@ -85,7 +85,7 @@ export function shipmentPage(db: Db, client: Client, filters: ShipmentFilters, p
 }
 
 /** The client's shipment with this id, within the retention window. */
-const ownShipment = (client: Client, id: number) => and(eq(shipments.clientId, client.id), eq(shipments.id, id), visible(client));
+const ownShipment = (client: Client, id: number) => and(ownedBy(shipments, client.id), eq(shipments.id, id), visible(client));
 
 /** The id of the client's shipment as a query; another client's or a shipment past the retention window selects nothing. */
 export function shipmentById(db: Db, client: Client, id: number) {
@@ -98,7 +98,7 @@ export function shipmentItemById(db: Db, client: Client, id: number) {
     .select({ id: shipmentItems.id })
     .from(shipmentItems)
     .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-    .where(and(eq(shipmentItems.clientId, client.id), eq(shipmentItems.id, id), eq(shipments.clientId, client.id), visible(client)));
+    .where(and(ownedBy(shipmentItems, client.id), eq(shipmentItems.id, id), ownedBy(shipments, client.id), visible(client)));
 }
 
 export interface ShipmentLookup {
@@ -114,7 +114,7 @@ export interface ShipmentLookup {
 }
 
 export async function findShipment(db: Db, client: Client, id: number, opts: ShipmentLookup = {}): Promise<ShipmentRow | undefined> {
-  const condition = opts.pastRetention ? and(eq(shipments.clientId, client.id), eq(shipments.id, id)) : ownShipment(client, id);
+  const condition = opts.pastRetention ? and(ownedBy(shipments, client.id), eq(shipments.id, id)) : ownShipment(client, id);
   const query = db.select().from(shipments).where(condition);
   const [row] = opts.lock ? await query.for('update') : await query;
   return row;
@@ -143,7 +143,7 @@ const packagingGrams = 150;
  * Starts the order's next shipment, if the order can still start one now (see ordersToStart) and the stock allows.
  * Another process may be starting the same order: it holds the order's row, and this one skips it.
  */
-export async function startOrder(tx: Db, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
+export async function startOrder(tx: Tx, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
   const order = await lockOrder(tx, orderId, { skipLocked: true });
   if (!order || order.onHold || !order.isValid || order.fulfilledAt) return undefined;
   if ((await shipmentsUnderWay(tx, orderId)).length) return undefined;
@@ -154,7 +154,7 @@ export async function startOrder(tx: Db, client: Client, orderId: number, now: D
  * Decides what of the open lines ships now: everything when the stock is there (or when forced), else — only if the
  * order allows partial delivery — what the stock covers. A bundle ships as its parts plus its own (weightless) line.
  */
-async function plan(tx: Db, client: Client, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
+async function plan(tx: Tx, client: Client, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
   const productRows = await productsByIds(
     tx,
     open.map((l) => l.productId),
@@ -201,7 +201,7 @@ async function plan(tx: Db, client: Client, order: OrderRow, warehouse: string, 
  * at once, waiting for an operator.
  */
 async function createShipment(
-  tx: Db,
+  tx: Tx,
   client: Client,
   order: OrderRow,
   now: Date,
@@ -258,7 +258,7 @@ const trackingUrl = (carrier: string, number: string, postcode: string | null) =
 export class ShortageError extends Error {}
 
 /** Books the goods out (first expiring first) and writes lot numbers, expiration dates and serial numbers on the items. */
-async function bookOut(tx: Db, client: Client, shipment: ShipmentRow, now: Date, correctShortage: boolean) {
+async function bookOut(tx: Tx, client: Client, shipment: ShipmentRow, now: Date, correctShortage: boolean) {
   for (const { item, type, hasSerialNumber } of await itemsToBookOut(tx, shipment.id)) {
     if (virtualTypes.has(type)) continue;
     const link = { type: 'SHIPMENT' as const, shipmentItemId: item.id };
@@ -290,7 +290,7 @@ async function bookOut(tx: Db, client: Client, shipment: ShipmentRow, now: Date,
   }
 }
 
-async function labelFields(tx: Db, shipment: ShipmentRow, now: Date): Promise<Partial<ShipmentRow>> {
+async function labelFields(tx: Tx, shipment: ShipmentRow, now: Date): Promise<Partial<ShipmentRow>> {
   const method = await shippingMethodById(tx, shipment.shippingMethodId);
   const postcode = await deliveryPostcode(tx, shipment.orderId);
   const number = trackingNumber();
@@ -304,7 +304,7 @@ async function labelFields(tx: Db, shipment: ShipmentRow, now: Date): Promise<Pa
 }
 
 /** Fields a shipment gets on entering a status. */
-async function enterFields(tx: Db, shipment: ShipmentRow, to: ShipmentStatus, now: Date): Promise<Partial<ShipmentRow>> {
+async function enterFields(tx: Tx, shipment: ShipmentRow, to: ShipmentStatus, now: Date): Promise<Partial<ShipmentRow>> {
   if (to === 'READY_TO_PICK') return { readyToPickOn: now };
   if (to === 'READY_TO_SHIP') return { readyToShipOn: now, ...(shipment.tracking ? {} : await labelFields(tx, shipment, now)) };
   if (to === 'SHIPPED') return { shippedOn: now };
@@ -319,7 +319,7 @@ export type StepResult = 'moved' | 'done';
  * when shipping throw a ShortageError.
  */
 export async function stepShipment(
-  tx: Db,
+  tx: Tx,
   client: Client,
   shipment: ShipmentRow,
   now: Date,
@@ -336,7 +336,7 @@ export async function stepShipment(
   return 'moved';
 }
 
-async function moveTracking(tx: Db, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
+async function moveTracking(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
   const tracking = shipment.tracking as Tracking;
   const from = tracking.stage as TrackingStage;
   const to = nextTrackingStage(from, await hasPickUpPoint(tx, shipment.orderId));
@@ -348,14 +348,14 @@ async function moveTracking(tx: Db, client: Client, shipment: ShipmentRow, now: 
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator. */
-export async function failShipment(tx: Db, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
+export async function failShipment(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
   const events = shipmentLifecycle.move(shipment.status as ShipmentStatus, 'ERROR', `Shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { status: 'ERROR' });
   for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
 }
 
 /** Walks a shipment to SHIPPED now, booking in what is missing; its tracking is left to the clock. */
-async function walkToShipped(tx: Db, client: Client, shipmentId: number, now: Date) {
+async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Date) {
   for (;;) {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     if (shipment.status === 'SHIPPED') return;
@@ -367,7 +367,7 @@ async function walkToShipped(tx: Db, client: Client, shipmentId: number, now: Da
  * Ships the order now, whatever the stock and even on hold: shipments under way go on to SHIPPED, and what is still
  * open gets a shipment that follows. Returns the ids of the shipments shipped, in the order they shipped.
  */
-export async function shipOrderNow(tx: Db, client: Client, orderId: number, now: Date): Promise<number[]> {
+export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now: Date): Promise<number[]> {
   const order = (await lockOrder(tx, orderId))!;
   if (order.fulfilledAt) throw domainError('422', `Order ${orderId} is already fulfilled.`);
   if (!order.isValid)

@@ -1,7 +1,7 @@
 // The v2 view of shipments: unsynced and labeled lists, the all-or-nothing sync, search and tracking in transit.
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { requireEveryId } from '../shared/sync.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
@@ -20,7 +20,7 @@ const unsynced = (list: SyncList) =>
     : and(isNotNull(shipments.tracking), eq(shipments.labeledSynced, false));
 
 export async function unsyncedShipments(db: Db, client: Client, list: SyncList, orderTypeIds?: number[]): Promise<ShipmentRow[]> {
-  const conditions = [eq(shipments.clientId, client.id), visible(client), unsynced(list)];
+  const conditions = [ownedBy(shipments, client.id), visible(client), unsynced(list)];
   if (orderTypeIds) conditions.push(inArray(shipments.orderTypeId, orderTypeIds));
   return db
     .select()
@@ -36,13 +36,13 @@ export async function syncShipments(db: Db, client: Client, list: SyncList, ids:
     const found = await tx
       .select({ id: shipments.id })
       .from(shipments)
-      .where(and(eq(shipments.clientId, client.id), inArray(shipments.id, ids), visible(client)))
+      .where(and(ownedBy(shipments, client.id), inArray(shipments.id, ids), visible(client)))
       .for('update');
     requireEveryId(ids, found);
     await tx
       .update(shipments)
       .set(list === 'shipped' ? { synced: true } : { labeledSynced: true })
-      .where(and(eq(shipments.clientId, client.id), inArray(shipments.id, ids)));
+      .where(and(ownedBy(shipments, client.id), inArray(shipments.id, ids)));
   });
 }
 
@@ -54,7 +54,7 @@ export interface ShipmentSearch {
 
 /** Shipments matching every criterion given; with none, those shipped in the past 24 hours of the client's clock. */
 export async function searchShipments(db: Db, client: Client, search: ShipmentSearch): Promise<ShipmentRow[]> {
-  const conditions: (SQL | undefined)[] = [eq(shipments.clientId, client.id), visible(client)];
+  const conditions: (SQL | undefined)[] = [ownedBy(shipments, client.id), visible(client)];
   if (search.id) conditions.push(eq(shipments.id, search.id));
   if (search.externalOrderNumber) {
     conditions.push(
@@ -63,7 +63,7 @@ export async function searchShipments(db: Db, client: Client, search: ShipmentSe
         db
           .select({ id: orders.id })
           .from(orders)
-          .where(and(eq(orders.clientId, client.id), eq(orders.externalOrderNumber, search.externalOrderNumber))),
+          .where(and(ownedBy(orders, client.id), eq(orders.externalOrderNumber, search.externalOrderNumber))),
       ),
     );
   }
@@ -86,12 +86,7 @@ export async function shipmentsInTransit(db: Db, client: Client): Promise<Shipme
     .select()
     .from(shipments)
     .where(
-      and(
-        eq(shipments.clientId, client.id),
-        visible(client),
-        isNotNull(shipments.tracking),
-        or(sql`${stage} is null`, ne(stage, 'DELIVERED')),
-      ),
+      and(ownedBy(shipments, client.id), visible(client), isNotNull(shipments.tracking), or(sql`${stage} is null`, ne(stage, 'DELIVERED'))),
     )
     .orderBy(asc(shipments.id));
 }

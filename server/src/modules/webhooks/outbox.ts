@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { WebhookEntity } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -42,9 +42,7 @@ export async function emitEvent(tx: Db, clientId: number, event: NewEvent): Prom
   const subscribed = await tx
     .select({ id: webhooks.id })
     .from(webhooks)
-    .where(
-      and(eq(webhooks.clientId, clientId), eq(webhooks.entity, event.entity), eq(webhooks.event, event.type), eq(webhooks.isActive, true)),
-    )
+    .where(and(ownedBy(webhooks, clientId), eq(webhooks.entity, event.entity), eq(webhooks.event, event.type), eq(webhooks.isActive, true)))
     .orderBy(asc(webhooks.id));
   if (!subscribed.length) return;
   // Due at once: the dispatcher's next tick sends it. Retry times are real time, not the client's simulated clock.
@@ -72,7 +70,7 @@ async function requireWebhook(db: Db, clientId: number, webhookId: number) {
   const [webhook] = await db
     .select({ id: webhooks.id, isActive: webhooks.isActive })
     .from(webhooks)
-    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, webhookId)));
+    .where(and(ownedBy(webhooks, clientId), eq(webhooks.id, webhookId)));
   if (!webhook) throw domainError('404', `Webhook ${webhookId} not found.`);
   return webhook;
 }
@@ -109,7 +107,7 @@ export async function listDeliveries(db: Db, clientId: number, webhookId: number
   const rows = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, page.cursor)))
+    .where(and(ownedBy(webhookDeliveries, clientId), eq(webhookDeliveries.webhookId, webhookId), gt(webhookDeliveries.id, page.cursor)))
     .orderBy(asc(webhookDeliveries.id))
     .limit(page.size);
   return logEntries(db, rows);
@@ -125,7 +123,7 @@ async function requireDelivery(db: Db, clientId: number, webhookId: number, deli
   const [delivery] = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
+    .where(and(ownedBy(webhookDeliveries, clientId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
   if (!delivery) throw domainError('404', `Delivery ${deliveryId} of webhook ${webhookId} not found.`);
   return delivery;
 }

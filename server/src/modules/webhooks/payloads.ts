@@ -1,13 +1,13 @@
 // The `data` of webhook events: the resource as the API shows it at the moment of the event. The module does not know
 // that shape; the composition root hands it a representation (the v3 one) at start-up.
-import type { Db } from '../../platform/db/index.ts';
+import type { Tx } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
 import { emitEvent } from './outbox.ts';
 
 /** Makes an event's `data` from the rows as they are in the transaction that emits it. */
 export interface EventRepresentation {
-  shipment(tx: Db, shipmentId: number): Promise<Record<string, unknown>>;
-  inbound(tx: Db, inboundId: number): Promise<Record<string, unknown>>;
+  shipment(tx: Tx, shipmentId: number): Promise<Record<string, unknown>>;
+  inbound(tx: Tx, inboundId: number): Promise<Record<string, unknown>>;
 }
 
 let representation: EventRepresentation | undefined;
@@ -23,14 +23,14 @@ function represent(): EventRepresentation {
 }
 
 /** Emits a shipment event with the shipment as it is now in this transaction. */
-export async function emitShipmentEvent(tx: Db, client: Client, shipmentId: number, type: string, occurredOn: Date): Promise<void> {
+export async function emitShipmentEvent(tx: Tx, client: Client, shipmentId: number, type: string, occurredOn: Date): Promise<void> {
   const data = await represent().shipment(tx, shipmentId);
   await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data });
 }
 
 /** Emits an inbound event with the inbound as it is now in this transaction. */
 export async function emitInboundEvent(
-  tx: Db,
+  tx: Tx,
   client: Pick<Client, 'id'>,
   inboundId: number,
   type: string,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { webhookEvents, type WebhookEntity } from '@shopapi/contract';
-import { schema, type Db } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import { refusedTarget } from '../../platform/outbound-guard.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
@@ -67,7 +67,7 @@ export async function findWebhook(db: Db, clientId: number, id: number): Promise
   const [row] = await db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)));
+    .where(and(ownedBy(webhooks, clientId), eq(webhooks.id, id)));
   return row;
 }
 
@@ -81,7 +81,7 @@ export async function listWebhooks(db: Db, clientId: number, page: Page): Promis
   return db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.clientId, clientId), gt(webhooks.id, page.cursor)))
+    .where(and(ownedBy(webhooks, clientId), gt(webhooks.id, page.cursor)))
     .orderBy(asc(webhooks.id))
     .limit(page.size);
 }
@@ -100,7 +100,7 @@ export async function updateWebhook(
     const [stored] = await tx
       .select()
       .from(webhooks)
-      .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+      .where(and(ownedBy(webhooks, clientId), eq(webhooks.id, id)))
       .for('update');
     if (!stored) throw domainError('404', `Webhook ${id} not found.`);
     for (const name of ['entity', 'event'] as const) {
@@ -120,7 +120,7 @@ export async function updateWebhook(
         ...(reactivated ? { consecutiveFailures: 0, deactivatedAt: null } : {}),
         updatedAt: new Date(),
       })
-      .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+      .where(and(ownedBy(webhooks, clientId), eq(webhooks.id, id)))
       .returning();
     return row;
   });
@@ -129,7 +129,7 @@ export async function updateWebhook(
 export async function deleteWebhook(db: Db, clientId: number, id: number): Promise<void> {
   const deleted = await db
     .delete(webhooks)
-    .where(and(eq(webhooks.clientId, clientId), eq(webhooks.id, id)))
+    .where(and(ownedBy(webhooks, clientId), eq(webhooks.id, id)))
     .returning({ id: webhooks.id });
   if (!deleted.length) throw domainError('404', `Webhook ${id} not found.`);
 }

@@ -4,14 +4,25 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { PgDialect, type AnyPgColumn, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Pool } from 'pg';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * An open transaction. It is a Db too (everything that reads or writes takes either); a function that must share its
+ * caller's transaction (the outbox, stored file parts) takes a Tx, so passing a bare handle does not compile.
+ */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export { schema };
+
+/**
+ * The tenancy condition, written once: the rows of one client. Every query of a client's data filters with it, so
+ * another client's row is as absent as a missing one (a 404).
+ */
+export const ownedBy = (table: { clientId: AnyPgColumn }, clientId: number): SQL => eq(table.clientId, clientId);
 
 /** How the TypeScript names of the schema map to column names; SQL rendered outside a handle uses it too. */
 export const casing = 'snake_case';

@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
-import { schema, type Db } from '../../../platform/db/index.ts';
+import { ownedBy, schema, type Db } from '../../../platform/db/index.ts';
 import { checkAddress } from '../../../modules/orders/addresses.ts';
 import { findLanguage } from '../../../modules/reference/service.ts';
 import type { AddressInput, NewOrder } from '../../../modules/orders/service.ts';
@@ -123,7 +123,7 @@ export async function newOrderFromV2(
       .from(schema.shippingMethods)
       .where(
         and(
-          eq(schema.shippingMethods.clientId, clientId),
+          ownedBy(schema.shippingMethods, clientId),
           eq(schema.shippingMethods.id, preferredShippingMethodId),
           eq(schema.shippingMethods.kind, 'warehouse'),
         ),

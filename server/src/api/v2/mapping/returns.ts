@@ -3,7 +3,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2RmaAdd } from '@shopapi/contract';
-import { schema, type Db } from '../../../platform/db/index.ts';
+import { type Db, ownedBy, schema } from '../../../platform/db/index.ts';
 import { requireOrderByExternalNumber } from '../../../modules/orders/service.ts';
 import type { NewReturn } from '../../../modules/returns/service.ts';
 import { noWarnings, type WarningSink } from '../../../platform/request-warnings.ts';
@@ -53,7 +53,7 @@ async function legacyReturn(
       .select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
       .from(shipmentItems)
       .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(eq(shipments.clientId, clientId), eq(shipments.orderId, order.id), eq(shipments.status, 'SHIPPED')))
+      .where(and(ownedBy(shipments, clientId), eq(shipments.orderId, order.id), eq(shipments.status, 'SHIPPED')))
       .orderBy(asc(shipmentItems.id)),
     // The client shapes its return reasons: DAMAGED in any case, or none (then the line has no reason).
     findReturnReasonByCode(db, clientId, 'DAMAGED'),

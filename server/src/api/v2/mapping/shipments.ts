@@ -6,16 +6,16 @@ import {
   trackTraceExceptionWords,
   trackTraceStatusWords,
   type TrackingStage,
+  metadataExtraFields,
 } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import { itemsOf, type ShipmentRow } from '../../../modules/shipments/service.ts';
 import { partsOf } from '../../../modules/products/service.ts';
+import { iso } from '../../../platform/time.ts';
 
 const { orders, orderItems, products, shippingMethods } = schema;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const extras = (metadata: Record<string, string | null>) =>
-  Object.fromEntries(['extra1', 'extra2', 'extra3', 'extra4', 'extra5'].map((k) => [k, metadata[k] ?? null]));
+const extras = (metadata: Record<string, string | null>) => Object.fromEntries(metadataExtraFields.map((k) => [k, metadata[k] ?? null]));
 const statusWord = (s: ShipmentRow) => (s.tracking?.stage ? trackTraceStatusWords[s.tracking.stage as TrackingStage] : 'New');
 const exceptionWord = (s: ShipmentRow) => trackTraceExceptionWords[s.tracking?.status ?? 'OK'];
 

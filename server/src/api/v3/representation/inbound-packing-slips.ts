@@ -1,7 +1,9 @@
 // Inbound packing slips, with their items as includes and their latest inbound as a relationship.
 import type { Db } from '../../../platform/db/index.ts';
 import { itemsOfPackingSlips, latestInbounds, type PackingSlipRow } from '../../../modules/inbound/service.ts';
-import { cutByItems, extra1to5, extras, iso, many, one, self, type ResourceObject } from './resource.ts';
+import { cutByItems, extras, many, one, self, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
+import { metadataExtraFields } from '@shopapi/contract';
 import { packingSlipItemResource } from './inbound-packing-slip-items.ts';
 
 export function packingSlipResource(s: PackingSlipRow, itemIds: number[], inboundId: number | undefined, base: string): ResourceObject {
@@ -16,7 +18,7 @@ export function packingSlipResource(s: PackingSlipRow, itemIds: number[], inboun
       reference: s.reference,
       status: s.status,
       comments: s.comments,
-      metadata: extras(s.metadata, extra1to5),
+      metadata: extras(s.metadata, metadataExtraFields),
     },
     relationships: { inboundPackingSlipItems: many('inboundPackingSlipItem', itemIds), inbound: one('inbound', inboundId) },
     links: self(base, 'inboundPackingSlips', s.id),

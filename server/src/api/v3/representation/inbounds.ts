@@ -1,7 +1,8 @@
 // Inbounds, with their items as includes. Webhook payloads of inbounds are made here too (event-representation.ts).
 import type { Db } from '../../../platform/db/index.ts';
 import { itemsOfInbounds, type InboundRow } from '../../../modules/inbound/service.ts';
-import { cutByItems, iso, many, one, self, type ResourceObject } from './resource.ts';
+import { cutByItems, many, one, self, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 import { inboundItemResource } from './inbound-items.ts';
 
 export function inboundResource(i: InboundRow, itemIds: number[], base: string): ResourceObject {

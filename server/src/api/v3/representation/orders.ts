@@ -1,10 +1,11 @@
 // Orders: the hottest list of the API, with its items, addresses and pick-up point as includes, written by the database
 // (sql.ts) in one statement per page.
 import { sql, type SQL } from 'drizzle-orm';
-import { Order } from '@shopapi/contract';
+import { Order, metadataExtraFields } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { OrderRow } from '../../../modules/orders/service.ts';
-import { extra1to5, extras, iso, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 import {
   documents,
   identifierText,
@@ -50,7 +51,7 @@ export function orderResource(o: OrderRow, related: OrderRelated, base: string):
       preferredShippingDate: o.preferredShippingDate,
       allowPartialDelivery: o.allowPartialDelivery,
       onHold: o.onHold,
-      metadata: extras(o.metadata, extra1to5),
+      metadata: extras(o.metadata, metadataExtraFields),
       channelIdentifier: o.channelIdentifier,
       currency: o.currency,
       createdOn: o.createdAt.toISOString(),

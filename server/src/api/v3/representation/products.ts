@@ -1,7 +1,8 @@
 // Products, with their parts (bundles) as a relationship.
 import type { Db } from '../../../platform/db/index.ts';
 import { partsOf, type ProductPart, type ProductRow } from '../../../modules/products/service.ts';
-import { extra1to5, extras, one, self, type ResourceObject } from './resource.ts';
+import { extras, one, self, type ResourceObject } from './resource.ts';
+import { metadataExtraFields } from '@shopapi/contract';
 
 export function productResource(p: ProductRow, parts: ProductPart[], base: string): ResourceObject {
   return {
@@ -25,7 +26,7 @@ export function productResource(p: ProductRow, parts: ProductPart[], base: strin
       countryOfOrigin: p.countryOfOrigin,
       hsCodes: p.hsCodes,
       purchasePrice: p.purchasePrice.map((price) => ({ currency: price.currency, amount: Number(price.amount) })),
-      metadata: extras(p.metadata, extra1to5),
+      metadata: extras(p.metadata, metadataExtraFields),
       weight: p.weight,
       length: p.length,
       width: p.width,

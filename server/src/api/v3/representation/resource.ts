@@ -15,11 +15,9 @@ export type IdQuery = SQLWrapper;
 export const one = (type: string, id: number | null | undefined) => ({ data: id ? { type, id } : null });
 export const many = (type: string, ids: number[]) => ({ data: ids.map((id) => ({ type, id })) });
 export const self = (base: string, resource: string, id: number) => ({ self: `${base}/v3/${resource}/${id}` });
-export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** The metadata members the contract lists, in its order, null where absent. */
 export const extras = (metadata: Record<string, string | null>, keys: readonly string[]) =>
   Object.fromEntries(keys.map((k) => [k, metadata[k] ?? null]));
-export const extra1to5 = ['extra1', 'extra2', 'extra3', 'extra4', 'extra5'] as const;
 
 /**
  * A list page whose included items would pass `limits.includedItemsMaxPerPage` ends after the last row whose items

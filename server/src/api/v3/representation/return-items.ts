@@ -1,6 +1,7 @@
 // Return items: one row is both the announced RMA item and the processed return item.
 import type { ReturnItemRow } from '../../../modules/returns/service.ts';
-import { iso, one, self, type ResourceObject } from './resource.ts';
+import { one, self, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 
 export function returnItemResource(r: ReturnItemRow, base: string): ResourceObject {
   return {

@@ -1,10 +1,11 @@
 // Shipments: the second hot list, with their items as includes, written by the database (sql.ts) in one statement per
 // page. Webhook payloads of shipments are made here too (event-representation.ts).
 import { sql } from 'drizzle-orm';
-import { Shipment } from '@shopapi/contract';
+import { Shipment, metadataExtraFields } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { ShipmentRow } from '../../../modules/shipments/service.ts';
-import { extra1to5, extras, iso, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 import { documents, inPage, isoText, manyText, oneText, pageArray, pageText, rendered, resource, type Parts } from './sql.ts';
 import { shipmentItemText } from './shipment-items.ts';
 
@@ -25,7 +26,7 @@ export function shipmentResource(s: ShipmentRow, itemIds: number[], base: string
       invoicingWeight: s.invoicingWeight,
       basketPicture: s.basketPicture,
       returnLabel: s.returnLabel,
-      metadata: extras(s.metadata, extra1to5),
+      metadata: extras(s.metadata, metadataExtraFields),
       tracking: s.tracking && {
         carrier: s.tracking.carrier ?? null,
         number: s.tracking.number ?? null,

@@ -1,6 +1,7 @@
 // Stock levels: a product's quantities per level; a stock level has its product's id.
 import type { ProductStockLevels } from '../../../modules/inventory/service.ts';
-import { iso, one, self, type ResourceObject } from './resource.ts';
+import { one, self, type ResourceObject } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 
 export function stockLevelResource(level: ProductStockLevels, base: string): ResourceObject {
   return {

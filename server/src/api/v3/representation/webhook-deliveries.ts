@@ -1,6 +1,6 @@
 // Webhook deliveries (sandbox): one event sent to one webhook, with the log of its attempts.
 import { deliveryStatus, type DeliveryLogEntry } from '../../../modules/webhooks/outbox.ts';
-import { iso } from './resource.ts';
+import { iso } from '../../../platform/time.ts';
 
 export function webhookDeliveryResource({ delivery: d, event, attempts }: DeliveryLogEntry, base: string) {
   const status = deliveryStatus(d);
