@@ -1,17 +1,14 @@
 // Sandbox controls over the simulated warehouse: ship an order now, move or fail one shipment, return shipped goods.
 // They go through the same moves as the clock does, so the same transition checks, stock bookings and events apply.
-import { asc, eq } from 'drizzle-orm';
-import { schema, type Db } from '../platform/db/index.ts';
+import type { Db } from '../platform/db/index.ts';
 import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { requireOrder } from '../modules/orders/service.ts';
-import { processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../modules/returns/service.ts';
+import { itemsOfReturn, processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../modules/returns/service.ts';
 import { itemsOf, requireShipment, ShortageError, shipOrderNow, stepShipment, type StepResult } from '../modules/shipments/service.ts';
 import { putInError, schedule } from './outbound.ts';
 import type { WarehouseOptions } from './simulator.ts';
 import { DomainError, domainError } from '../platform/errors.ts';
-
-const { returnItems } = schema;
 
 /**
  * Ships the order now, whatever the stock and even on hold (see shipOrderNow); the tracking of what shipped is left to
@@ -84,12 +81,12 @@ export async function returnShipment(db: Db, client: Client, shipmentId: number,
       returnReasonId: g.returnReasonId ?? null,
     })),
   });
-  const registered = await db.select().from(returnItems).where(eq(returnItems.returnId, returnId)).orderBy(asc(returnItems.id));
+  const registered = await itemsOfReturn(db, returnId);
   await processReturnItems(
     db,
     client,
     returnId,
     registered.map((item, index) => ({ returnItemId: item.id, condition: goods[index].condition, comment: goods[index].comment ?? null })),
   );
-  return db.select().from(returnItems).where(eq(returnItems.returnId, returnId)).orderBy(asc(returnItems.id));
+  return itemsOfReturn(db, returnId);
 }

@@ -1,5 +1,5 @@
 // API clients: creation with their seeded reference data, lookup, and the per-client simulated clock.
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import {
   countryTemplates,
   languageTemplates,
@@ -105,4 +105,27 @@ export async function findClientByUsername(db: Db, username: string) {
 
 export async function listClients(db: Db) {
   return db.select({ id: clients.id, username: clients.username, createdAt: clients.createdAt }).from(clients).orderBy(asc(clients.id));
+}
+
+const asClient = (row: typeof clients.$inferSelect): Client => ({
+  id: row.id,
+  username: row.username,
+  defaultWarehouse: row.defaultWarehouse,
+  clockOffsetSeconds: row.clockOffsetSeconds,
+});
+
+/** Every client, in id order, as the warehouse works for them. */
+export async function allClients(db: Db): Promise<Client[]> {
+  return (await db.select().from(clients).orderBy(asc(clients.id))).map(asClient);
+}
+
+/** Moves the client's clock forward by `seconds`; returns the client before and after. */
+export async function moveClock(db: Db, clientId: number, seconds: number): Promise<{ before: Client; after: Client }> {
+  const [before] = await db.select().from(clients).where(eq(clients.id, clientId));
+  const [after] = await db
+    .update(clients)
+    .set({ clockOffsetSeconds: sql`${clients.clockOffsetSeconds} + ${seconds}` })
+    .where(eq(clients.id, clientId))
+    .returning();
+  return { before: asClient(before), after: asClient(after) };
 }

@@ -1,6 +1,6 @@
 // Inbound: packing slips announcing goods (v2 purchase orders are the same rows), their receipt as inbounds with stock
 // and INBOUND mutations, and the completion of a CHECKED inbound 2 hours later on the client's clock.
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import { limits, warehouses, type WarehouseCode } from '@shopapi/contract';
 import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
@@ -288,6 +288,23 @@ const measured = (id: number) => ({
 });
 
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The client's packing slips still EXPECTED on a day up to `today`, in id order: the goods that have arrived. */
+export async function arrivedPackingSlips(db: Db, clientId: number, today: string): Promise<number[]> {
+  const rows = await db
+    .select({ id: inboundPackingSlips.id })
+    .from(inboundPackingSlips)
+    .where(
+      and(
+        ownedBy(inboundPackingSlips, clientId),
+        eq(inboundPackingSlips.status, 'EXPECTED'),
+        isNotNull(inboundPackingSlips.expectedOn),
+        lte(inboundPackingSlips.expectedOn, today),
+      ),
+    )
+    .orderBy(asc(inboundPackingSlips.id));
+  return rows.map((row) => row.id);
+}
 
 /**
  * Receives goods of a packing slip in its warehouse: an inbound walks PROCESSING → CHECKING → CHECKED with its items,

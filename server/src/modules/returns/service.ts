@@ -161,6 +161,11 @@ export async function processReturnItems(
   });
 }
 
+/** The items of one return, in the order they were registered. */
+export async function itemsOfReturn(db: Db, returnId: number): Promise<ReturnItemRow[]> {
+  return db.select().from(returnItems).where(eq(returnItems.returnId, returnId)).orderBy(asc(returnItems.id));
+}
+
 export async function listReturnItems(
   db: Db,
   clientId: number,

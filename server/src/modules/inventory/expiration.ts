@@ -3,8 +3,8 @@
 // with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
-import { type Db, ownedBy, schema } from '../platform/db/index.ts';
-import type { Client } from '../modules/clients/client.ts';
+import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
+import type { Client } from '../clients/client.ts';
 
 const { stock, stockMutations, products } = schema;
 
