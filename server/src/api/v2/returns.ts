@@ -1,15 +1,13 @@
 // v2 returns: RMA over the returns service, return labels (PDF), and processed return items in the v2 shape.
 import type { FastifyInstance } from 'fastify';
-import { inArray } from 'drizzle-orm';
 import { limits, v2Messages } from '@shopapi/contract';
-import { schema } from '../../platform/db/index.ts';
-import { processedReturnItems, registerReturn } from '../../modules/returns/service.ts';
+import { processedReturnItems, registerReturn, returnsByIds } from '../../modules/returns/service.ts';
+import { ordersByIds } from '../../modules/orders/service.ts';
+import { returnReasonsByIds } from '../../modules/reference/service.ts';
 import { returnLabel } from '../../modules/shipments/return-label.ts';
 import { returnFromV2 } from './mapping/returns.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
-
-const { returns, returnReasons, orders } = schema;
 
 export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route(app, 'addRmaV2', async (request) => {
@@ -47,24 +45,9 @@ export function v2ReturnRoutes(app: FastifyInstance, { db }: AppContext) {
     );
     const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
     const [rmaRows, reasonRows, orderRows] = await Promise.all([
-      items.length
-        ? db
-            .select()
-            .from(returns)
-            .where(inArray(returns.id, ids(items.map((i) => i.returnId))))
-        : [],
-      ids(items.map((i) => i.returnReasonId)).length
-        ? db
-            .select()
-            .from(returnReasons)
-            .where(inArray(returnReasons.id, ids(items.map((i) => i.returnReasonId))))
-        : [],
-      items.length
-        ? db
-            .select({ id: orders.id, orderTypeId: orders.orderTypeId })
-            .from(orders)
-            .where(inArray(orders.id, ids(items.map((i) => i.orderId))))
-        : [],
+      returnsByIds(db, ids(items.map((i) => i.returnId))),
+      returnReasonsByIds(db, ids(items.map((i) => i.returnReasonId))),
+      ordersByIds(db, ids(items.map((i) => i.orderId))),
     ]);
     return ok(
       v2Messages.requestProcessed,

@@ -1,8 +1,7 @@
 // v2 stock and stock mutations: thin handlers over the v2 view of inventory (domain/inventory/sync.ts).
 import type { FastifyInstance } from 'fastify';
-import { and, inArray, asc } from 'drizzle-orm';
 import { v2Messages, v2StockMutationTypes } from '@shopapi/contract';
-import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
+import type { Db } from '../../platform/db/index.ts';
 import { clientNow } from '../../modules/clients/service.ts';
 import type { Client } from '../../modules/clients/client.ts';
 import { daysBefore } from '../../platform/time.ts';
@@ -14,26 +13,17 @@ import {
   unsyncedStockMutations,
   type MutationToSync,
 } from '../../modules/inventory/sync.ts';
-import { listProducts, productColumns } from '../../modules/products/service.ts';
+import { listProducts, productsOfClient } from '../../modules/products/service.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
-
-const { products } = schema;
 
 type StockLevelType = 'ECONOMIC' | 'AVAILABLE';
 
 /** The v2 stock objects of these products, in id order. */
 async function stockObjects(db: Db, client: Client, productIds: number[]) {
   if (!productIds.length) return [];
-  const [rows, stock] = await Promise.all([
-    db
-      .select(productColumns)
-      .from(products)
-      .where(and(ownedBy(products, client.id), inArray(products.id, productIds)))
-      .orderBy(asc(products.id)),
-    stockOfProducts(db, client, productIds),
-  ]);
+  const [rows, stock] = await Promise.all([productsOfClient(db, client.id, productIds), stockOfProducts(db, client, productIds)]);
   return rows.map((product) => {
     const s = stock.get(product.id)!;
     const useEconomicStock = (product.stockLevelType as StockLevelType) === 'ECONOMIC';

@@ -279,6 +279,18 @@ export function orderById(db: Db, clientId: number, id: number) {
   return db.select({ id: orders.id }).from(orders).where(ownOrder(clientId, id));
 }
 
+/**
+ * The external number and order type of these orders. No client filter: callers pass ids read from the client's own
+ * rows (shipments, return items), which is the tenancy check.
+ */
+export async function ordersByIds(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber, orderTypeId: orders.orderTypeId })
+    .from(orders)
+    .where(inArray(orders.id, ids));
+}
+
 export async function requireOrder(db: Db, clientId: number, id: number): Promise<OrderRow> {
   const order = await findOrder(db, clientId, id);
   if (!order) throw domainError('404-5', `Order ${id} not found.`);
@@ -449,6 +461,12 @@ export function orderItemById(db: Db, clientId: number, id: number) {
 export async function findOrderItem(db: Db, clientId: number, id: number): Promise<OrderItemRow | undefined> {
   const [row] = await db.select().from(orderItems).where(ownOrderItem(clientId, id));
   return row;
+}
+
+/** The metadata of these order items. No client filter: the ids come from the client's own shipment items. */
+export async function orderItemMetadataByIds(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, ids));
 }
 
 /** The id of the client's address (delivery or billing) as a query; another client's selects nothing. */

@@ -360,6 +360,22 @@ export async function requireProduct(db: Db, clientId: number, id: number): Prom
   return row;
 }
 
+/** The client's products with these ids, in id order. */
+export async function productsOfClient(db: Db, clientId: number, ids: number[]): Promise<ProductRow[]> {
+  if (!ids.length) return [];
+  return db
+    .select(productColumns)
+    .from(products)
+    .where(and(ownedBy(products, clientId), inArray(products.id, ids)))
+    .orderBy(asc(products.id));
+}
+
+/** The sku and weight of these products. No client filter: the ids come from the client's own shipment items and parts. */
+export async function skusAndWeightsByIds(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db.select({ id: products.id, sku: products.sku, weight: products.weight }).from(products).where(inArray(products.id, ids));
+}
+
 export async function listProducts(
   db: Db,
   clientId: number,

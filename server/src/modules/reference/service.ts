@@ -1,6 +1,6 @@
 // The client's reference data as orders and returns look it up: order types, shipping methods, return reasons, languages.
 // The settings as a whole (read and replaced) are in settings.ts.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { MAX_ID } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
@@ -22,6 +22,15 @@ export async function findMainShippingMethod(db: Db, clientId: number, id: numbe
     .select()
     .from(shippingMethods)
     .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.id, id), eq(shippingMethods.kind, 'main')));
+  return row;
+}
+
+/** The client's warehouse-specific shipping method with this id (kind 'warehouse'). */
+export async function findWarehouseShippingMethod(db: Db, clientId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(shippingMethods)
+    .where(and(ownedBy(shippingMethods, clientId), eq(shippingMethods.id, id), eq(shippingMethods.kind, 'warehouse')));
   return row;
 }
 
@@ -80,6 +89,12 @@ export async function findShippingMethod(db: Db, clientId: number, id: number): 
   return row;
 }
 
+/** These shipping methods. No client filter: the ids come from the client's own shipments. */
+export async function shippingMethodsByIds(db: Db, ids: number[]): Promise<ShippingMethodRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(shippingMethods).where(inArray(shippingMethods.id, ids));
+}
+
 export async function listReturnReasons(db: Db, clientId: number, page: Page): Promise<ReturnReasonRow[]> {
   return db
     .select()
@@ -116,4 +131,10 @@ export async function findReturnReason(db: Db, clientId: number, id: number): Pr
     .from(returnReasons)
     .where(and(ownedBy(returnReasons, clientId), eq(returnReasons.id, id)));
   return row;
+}
+
+/** These return reasons. No client filter: the ids come from the client's own return items. */
+export async function returnReasonsByIds(db: Db, ids: number[]): Promise<ReturnReasonRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(returnReasons).where(inArray(returnReasons.id, ids));
 }

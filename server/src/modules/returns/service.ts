@@ -210,3 +210,9 @@ export async function processedReturnItems(
     .orderBy(asc(returnItems.id))
     .limit(limit);
 }
+
+/** These returns (RMAs). No client filter: the ids come from the client's own return items. */
+export async function returnsByIds(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db.select().from(returns).where(inArray(returns.id, ids));
+}

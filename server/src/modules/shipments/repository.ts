@@ -86,6 +86,16 @@ export async function shipmentsUnderWay(db: Db, orderId: number): Promise<number
   return rows.map((r) => r.id);
 }
 
+/** The items of the order's SHIPPED shipments, in item order: what a return of the order can take back. */
+export async function shippedItemsOfOrder(db: Db, clientId: number, orderId: number) {
+  return db
+    .select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
+    .from(shipmentItems)
+    .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+    .where(and(ownedBy(shipments, clientId), eq(shipments.orderId, orderId), eq(shipments.status, 'SHIPPED')))
+    .orderBy(asc(shipmentItems.id));
+}
+
 /** The client's orders a shipment can start for, oldest first: valid, not on hold, not fulfilled, none under way. */
 export async function ordersToStart(db: Db, clientId: number): Promise<number[]> {
   const underWay = db

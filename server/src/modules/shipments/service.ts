@@ -30,6 +30,7 @@ import {
   partsOfBundles,
   productsByIds,
   shipmentsUnderWay,
+  shippedItemsOfOrder,
   shippingMethodById,
   unreserved,
   updateShipment,
@@ -44,7 +45,7 @@ const { shipments, shipmentItems, orders } = schema;
 
 export type { ShipmentItemRow, ShipmentRow };
 
-export { ordersToStart };
+export { ordersToStart, shippedItemsOfOrder };
 
 export interface ShipmentFilters {
   shippedOnLt?: string;

@@ -1,10 +1,9 @@
 // v2 order fields onto the v3 order model: flat addresses become address rows, ids become codes, VAT rates fractions.
-import { and, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2WarehouseIds, type V2OrderAdd, type WarehouseCode } from '@shopapi/contract';
-import { ownedBy, schema, type Db } from '../../../platform/db/index.ts';
+import type { Db } from '../../../platform/db/index.ts';
 import { checkAddress } from '../../../modules/orders/addresses.ts';
-import { findLanguage } from '../../../modules/reference/service.ts';
+import { findLanguage, findWarehouseShippingMethod } from '../../../modules/reference/service.ts';
 import type { AddressInput, NewOrder } from '../../../modules/orders/service.ts';
 import type { InputWarnings } from '../../../platform/request-warnings.ts';
 import { noWarnings, type WarningSink } from '../../../platform/request-warnings.ts';
@@ -118,16 +117,7 @@ export async function newOrderFromV2(
   let preferredShippingMethodId = body.shippingMethodId ?? undefined;
   if (preferredShippingMethodId !== undefined) {
     // A warehouse's shipping method stands for its main method shipped from that warehouse.
-    const [warehouseMethod] = await db
-      .select()
-      .from(schema.shippingMethods)
-      .where(
-        and(
-          ownedBy(schema.shippingMethods, clientId),
-          eq(schema.shippingMethods.id, preferredShippingMethodId),
-          eq(schema.shippingMethods.kind, 'warehouse'),
-        ),
-      );
+    const warehouseMethod = await findWarehouseShippingMethod(db, clientId, preferredShippingMethodId);
     if (warehouseMethod?.mainShippingMethodId) {
       preferredShippingMethodId = warehouseMethod.mainShippingMethodId;
       fulfillFrom ??= warehouseMethod.warehouse as WarehouseCode | null;

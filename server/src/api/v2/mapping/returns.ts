@@ -1,16 +1,14 @@
 // The v2 RMA onto the returns service: the documented shipmentId with rmaItems, or the deprecated shape older integrations
 // send (ExternalOrderNumber with ApiRmaNotificationItemViewModels by sku), matched to one shipment's items.
-import { and, asc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { v2Messages, type V2RmaAdd } from '@shopapi/contract';
-import { type Db, ownedBy, schema } from '../../../platform/db/index.ts';
+import type { Db } from '../../../platform/db/index.ts';
 import { requireOrderByExternalNumber } from '../../../modules/orders/service.ts';
 import type { NewReturn } from '../../../modules/returns/service.ts';
+import { shippedItemsOfOrder } from '../../../modules/shipments/service.ts';
 import { noWarnings, type WarningSink } from '../../../platform/request-warnings.ts';
 import { findReturnReasonByCode } from '../../../modules/reference/service.ts';
 import { DomainError, domainError } from '../../../platform/errors.ts';
-
-const { shipments, shipmentItems } = schema;
 
 type Body = Static<typeof V2RmaAdd>;
 type LegacyLine = NonNullable<Body['apiRmaNotificationItemViewModels']>[number];
@@ -49,12 +47,7 @@ async function legacyReturn(
 ): Promise<Pick<NewReturn, 'shipmentId' | 'items'>> {
   const order = await requireOrderByExternalNumber(db, clientId, externalOrderNumber);
   const [shipped, damaged] = await Promise.all([
-    db
-      .select({ id: shipmentItems.id, shipmentId: shipmentItems.shipmentId, sku: shipmentItems.sku, quantity: shipmentItems.quantity })
-      .from(shipmentItems)
-      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(ownedBy(shipments, clientId), eq(shipments.orderId, order.id), eq(shipments.status, 'SHIPPED')))
-      .orderBy(asc(shipmentItems.id)),
+    shippedItemsOfOrder(db, clientId, order.id),
     // The client shapes its return reasons: DAMAGED in any case, or none (then the line has no reason).
     findReturnReasonByCode(db, clientId, 'DAMAGED'),
   ]);

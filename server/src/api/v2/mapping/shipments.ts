@@ -1,5 +1,4 @@
 // Shipment rows in the v2 shapes: the list item, the search result and the track-trace item, loaded in a fixed number of queries.
-import { inArray } from 'drizzle-orm';
 import {
   trackTraceCodes,
   trackTraceExceptionLevels,
@@ -8,12 +7,12 @@ import {
   type TrackingStage,
   metadataExtraFields,
 } from '@shopapi/contract';
-import { schema, type Db } from '../../../platform/db/index.ts';
+import type { Db } from '../../../platform/db/index.ts';
 import { itemsOf, type ShipmentRow } from '../../../modules/shipments/service.ts';
-import { partsOf } from '../../../modules/products/service.ts';
+import { orderItemMetadataByIds, ordersByIds } from '../../../modules/orders/service.ts';
+import { partsOf, skusAndWeightsByIds } from '../../../modules/products/service.ts';
+import { shippingMethodsByIds } from '../../../modules/reference/service.ts';
 import { iso } from '../../../platform/time.ts';
-
-const { orders, orderItems, products, shippingMethods } = schema;
 
 const extras = (metadata: Record<string, string | null>) => Object.fromEntries(metadataExtraFields.map((k) => [k, metadata[k] ?? null]));
 const statusWord = (s: ShipmentRow) => (s.tracking?.stage ? trackTraceStatusWords[s.tracking.stage as TrackingStage] : 'New');
@@ -29,21 +28,15 @@ async function related(db: Db, rows: ShipmentRow[]) {
   const productIds = [...new Set(items.map((i) => i.productId))];
   const orderItemIds = items.map((i) => i.orderItemId).filter((id): id is number => id !== null);
   const [orderRows, methodRows, productRows, orderItemRows, partsByProduct] = await Promise.all([
-    orderIds.length
-      ? db.select({ id: orders.id, externalOrderNumber: orders.externalOrderNumber }).from(orders).where(inArray(orders.id, orderIds))
-      : [],
-    methodIds.length ? db.select().from(shippingMethods).where(inArray(shippingMethods.id, methodIds)) : [],
-    productIds.length ? db.select({ id: products.id, weight: products.weight }).from(products).where(inArray(products.id, productIds)) : [],
-    orderItemIds.length
-      ? db.select({ id: orderItems.id, metadata: orderItems.metadata }).from(orderItems).where(inArray(orderItems.id, orderItemIds))
-      : [],
+    ordersByIds(db, orderIds),
+    shippingMethodsByIds(db, methodIds),
+    skusAndWeightsByIds(db, productIds),
+    orderItemMetadataByIds(db, orderItemIds),
     // A shipment's items are its client's products, and so are their parts.
     partsOf(db, rows[0]?.clientId ?? 0, productIds),
   ]);
   const partIds = [...partsByProduct.values()].flat().map((p) => p.partId);
-  const partProducts = partIds.length
-    ? await db.select({ id: products.id, sku: products.sku, weight: products.weight }).from(products).where(inArray(products.id, partIds))
-    : [];
+  const partProducts = await skusAndWeightsByIds(db, partIds);
   return {
     items,
     order: new Map(orderRows.map((o) => [o.id, o])),
