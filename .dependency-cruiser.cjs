@@ -44,6 +44,17 @@ module.exports = {
       to: { path: [transport, fastify] },
     },
     {
+      name: 'api-routes-go-through-modules',
+      severity: 'error',
+      comment:
+        'Route handlers read and write through module services (all SQL of an area is in its module). The exceptions: the v3 representation (the SQL fast path of the hot lists) and the cross-cutting plugins of api/shared and api/auth (metrics, rate limit, sign-in throttle), whose tables are their own.',
+      from: {
+        path: ['^server/src/api/(v2|sandbox)/', '^server/src/api/v3/[^/]+\\.ts$'],
+        pathNot: [tests, '^server/src/api/v3/event-representation\\.ts$'],
+      },
+      to: { path: ['(^|/)node_modules/drizzle-orm/', '^server/src/platform/db/schema/'] },
+    },
+    {
       name: 'warehouse-calls-modules-only',
       severity: 'error',
       comment: 'The simulator calls module services; it does not go through the APIs.',
