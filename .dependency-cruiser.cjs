@@ -4,7 +4,7 @@
 // .dependency-cruiser-known-violations.json; `npm run lint` fails on any other.
 
 /** A test file, wherever it lives: tests reach into every layer on purpose. */
-const tests = '(^server/test/|^contract/test/|^e2e/|\\.test\\.ts$)';
+const tests = '(^server/test/|^contract/test/|^client/test/|^mcp/test/|^e2e/|\\.test\\.ts$)';
 /** The HTTP layer: the API plugins and their shared pieces. */
 const transport = '^server/src/api/';
 /** The domain: one folder per area. */
@@ -60,6 +60,14 @@ module.exports = {
       comment: 'The simulator calls module services; it does not go through the APIs.',
       from: { path: '^server/src/warehouse/', pathNot: tests },
       to: { path: transport },
+    },
+    {
+      name: 'tools-use-the-public-api',
+      severity: 'error',
+      comment:
+        'The typed client and the MCP server are clients of the public API, generated from the contract: they may import the contract, never the server, so anything they do an integrator can do with curl.',
+      from: { path: '^(client|mcp)/', pathNot: tests },
+      to: { path: '^server/' },
     },
   ],
   options: {

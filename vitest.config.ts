@@ -13,7 +13,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['server/test/**/*.test.ts', 'server/src/**/*.test.ts', 'contract/test/**/*.test.ts'],
+          include: [
+            'server/test/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'contract/test/**/*.test.ts',
+            'client/test/**/*.test.ts',
+            'mcp/test/**/*.test.ts',
+          ],
           exclude: ['server/**/*.postgres.test.ts'],
           env: { TEST_DB: 'pglite' },
         },

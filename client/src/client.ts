@@ -1,0 +1,110 @@
+// The typed clients: openapi-fetch over the types generated from the contract, with the token flow as middleware.
+import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths as V2Paths } from './generated/v2.ts';
+import type { paths as V3Paths } from './generated/v3.ts';
+import { type CollectionPath, type ItemOf, paginate, pages, type PageOf, type QueryOf } from './paginate.ts';
+import { type Credentials, TokenSource } from './tokens.ts';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export interface ClientOptions extends Partial<Credentials> {
+  /** Origin of the sandbox (or the API), e.g. http://127.0.0.1:8080. */
+  baseUrl: string;
+  /** A token you manage yourself, instead of username and password (it is not renewed). */
+  token?: string;
+  fetch?: typeof fetch;
+  /** Renew a token this many seconds before it expires (default 30). */
+  refreshMarginSeconds?: number;
+  /** Headers sent with every request (e.g. a User-Agent naming your integration). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Adds the bearer token to every request but POST /token; on a 401 drops the token, fetches a new one and sends the
+ * request once more. A caller's own Authorization header is left alone.
+ */
+function authMiddleware(options: ClientOptions, tokens: TokenSource | undefined): Middleware {
+  const retries = new Map<string, Request>();
+  const doFetch = options.fetch ?? fetch;
+  return {
+    async onRequest({ request, schemaPath, id }) {
+      if (schemaPath === '/token' || request.headers.has('authorization')) return undefined;
+      const token = tokens ? await tokens.get() : options.token;
+      if (!token) return undefined;
+      request.headers.set('authorization', `Bearer ${token}`);
+      if (tokens) retries.set(id, request.clone());
+      return request;
+    },
+    async onResponse({ response, id }) {
+      const retry = retries.get(id);
+      retries.delete(id);
+      if (!retry || !tokens || response.status !== 401) return undefined;
+      tokens.invalidate(retry.headers.get('authorization')?.slice('Bearer '.length));
+      retry.headers.set('authorization', `Bearer ${await tokens.get()}`);
+      return doFetch(retry);
+    },
+    onError({ id }) {
+      retries.delete(id);
+    },
+  };
+}
+
+/** JSON:API's media type on v3 and sandbox bodies (openapi-fetch would send application/json). */
+const jsonApiBodies: Middleware = {
+  onRequest({ request, schemaPath }) {
+    if (request.body !== null && /^\/(v3|sandbox)\//.test(schemaPath) && !request.headers.get('content-type')?.startsWith('multipart/')) {
+      request.headers.set('content-type', JSONAPI);
+    }
+    return request;
+  },
+};
+
+function tokenSource(options: ClientOptions): TokenSource | undefined {
+  if (options.username === undefined || options.password === undefined) return undefined;
+  return new TokenSource({
+    baseUrl: options.baseUrl,
+    username: options.username,
+    password: options.password,
+    fetch: options.fetch,
+    refreshMarginSeconds: options.refreshMarginSeconds,
+  });
+}
+
+export type ShopApiClient = Client<V3Paths> & {
+  /** The token source (undefined when you passed a token yourself). */
+  readonly tokens: TokenSource | undefined;
+  /** Every resource of a collection, one at a time, following the cursor from page to page. */
+  paginate<P extends CollectionPath>(path: P, query?: QueryOf<P>): AsyncGenerator<ItemOf<P>>;
+  /** Every page of a collection (data, included, links), following the cursor. */
+  pages<P extends CollectionPath>(path: P, query?: QueryOf<P>): AsyncGenerator<PageOf<P>>;
+};
+
+/** A client of the v3 API, the token endpoint and the sandbox controls (everything in the v3 OpenAPI document). */
+export function createShopApiClient(options: ClientOptions): ShopApiClient {
+  const tokens = tokenSource(options);
+  const client = createFetchClient<V3Paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: options.fetch,
+    headers: options.headers,
+  });
+  client.use(jsonApiBodies, authMiddleware(options, tokens));
+  return Object.assign(client, {
+    tokens,
+    paginate: <P extends CollectionPath>(path: P, query?: QueryOf<P>) => paginate(client, path, query),
+    pages: <P extends CollectionPath>(path: P, query?: QueryOf<P>) => pages(client, path, query),
+  });
+}
+
+export type ShopApiV2Client = Client<V2Paths> & { readonly tokens: TokenSource | undefined };
+
+/** A client of the legacy v2 API (everything in the v2 OpenAPI document); answers come in the OK/NOK envelope. */
+export function createShopApiV2Client(options: ClientOptions): ShopApiV2Client {
+  const tokens = tokenSource(options);
+  const client = createFetchClient<V2Paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: options.fetch,
+    headers: options.headers,
+  });
+  client.use(authMiddleware(options, tokens));
+  return Object.assign(client, { tokens });
+}
