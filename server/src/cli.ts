@@ -7,7 +7,7 @@ import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/index.ts';
 import { buildApp, composeModules } from './app.ts';
 import { createClient, listClients, setClientPassword, UsernameTakenError } from './modules/clients/service.ts';
-import { startDispatcher } from './modules/webhooks/dispatcher.ts';
+import { deliveriesChannel, startDispatcher } from './modules/webhooks/dispatcher.ts';
 import { startPacer } from './warehouse/simulator.ts';
 import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
@@ -133,7 +133,11 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
     stepSeconds: config.sandboxStepSeconds,
     onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
   });
-  app.addHook('onClose', () => Promise.all([dispatcher.stop(), pacer.stop()]).then(() => undefined));
+  // Woken when deliveries commit (from any process on PostgreSQL); the interval stays as the fallback.
+  const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) =>
+    app.log.warn({ err: error }, 'webhook wake-ups lost; deliveries go out on the 1 s interval'),
+  );
+  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), pacer.stop()]).then(() => undefined));
   // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
   // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
   // runs the onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes

@@ -11,9 +11,9 @@ import { webhookEvents } from '@shopapi/contract';
 import { openDatabase, queryRows, schema, type Db } from '../src/platform/db/index.ts';
 import { createClient } from '../src/modules/clients/service.ts';
 import { emitEvent } from '../src/modules/webhooks/outbox.ts';
-import { dispatchDue, maxAttempts, retryDelaysSeconds } from '../src/modules/webhooks/dispatcher.ts';
+import { deliveriesChannel, dispatchDue, maxAttempts, retryDelaysSeconds, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
-import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
+import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts';
 import { freePort } from './support/ports.ts';
 import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 
@@ -193,6 +193,46 @@ describe('delivery', () => {
     const [webhook] = await sb.database.db.select().from(schema.webhooks).where(eq(schema.webhooks.clientId, client.id)).limit(1);
     expect((await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries`, { token: other.token })).status).toBe(404);
     expect((await sb.call('POST', `/sandbox/webhooks/${webhook.id}/deliveries/1/redeliver`, { token: other.token })).status).toBe(404);
+  });
+});
+
+describe('wake-up on commit', () => {
+  it('sends a committed event at once, with the interval an hour away; on PostgreSQL woken through another connection', async () => {
+    const own = await sb.newClient();
+    // On PostgreSQL the dispatcher runs on a second handle, as in a second process: only NOTIFY can wake it.
+    const other = dbKind() === 'postgres' ? await openDatabase({ databaseUrl: sb.databaseUrl!, poolSize: 2 }) : undefined;
+    const listening = other ?? sb.database;
+    const errors: unknown[] = [];
+    const dispatcher = startDispatcher(listening.db, { ...options, intervalMs: 3_600_000, onError: (e) => errors.push(e) });
+    const stopListening = await listening.listen(deliveriesChannel, dispatcher.wake, (e) => errors.push(e));
+    try {
+      await createWebhook(sb.database.db, own.id, 'shipment.shipped.3', '/woken');
+      const arrivals: Received[] = [];
+      for (let n = 1; n <= 3; n++) {
+        const arrived = receiver.nextRequest();
+        await emit(sb.database.db, own.id, 'shipment.shipped.3', 900 + n, 'SHIPPED');
+        arrivals.push(
+          await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('not woken')), 15_000))]),
+        );
+      }
+      expect(arrivals.map((r) => [r.path, r.data.id, r.verified])).toEqual([
+        ['/woken', 901, true],
+        ['/woken', 902, true],
+        ['/woken', 903, true],
+      ]);
+      // Booked in the delivery log as well.
+      await dispatcher.stop();
+      const states = await queryRows<{ delivered: number }>(
+        sb.database.db,
+        sql`select count(*)::int as delivered from webhook_deliveries where client_id = ${own.id} and delivered_at is not null`,
+      );
+      expect(states[0].delivered).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      await stopListening();
+      await dispatcher.stop();
+      await other?.close();
+    }
   });
 });
 

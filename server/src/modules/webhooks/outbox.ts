@@ -5,7 +5,7 @@
 // which a job library's own connection cannot join; and what the dispatcher needs from one (claiming due rows with
 // FOR UPDATE SKIP LOCKED, a retry time per row) is two statements on these tables.
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { WebhookEntity } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
@@ -45,9 +45,21 @@ export async function emitEvent(tx: Db, clientId: number, event: NewEvent): Prom
     .where(and(ownedBy(webhooks, clientId), eq(webhooks.entity, event.entity), eq(webhooks.event, event.type), eq(webhooks.isActive, true)))
     .orderBy(asc(webhooks.id));
   if (!subscribed.length) return;
-  // Due at once: the dispatcher's next tick sends it. Retry times are real time, not the client's simulated clock.
+  // Due at once. Retry times are real time, not the client's simulated clock.
   const now = new Date();
   await tx.insert(webhookDeliveries).values(subscribed.map((w) => ({ clientId, eventId: id, webhookId: w.id, nextAttemptAt: now })));
+  await notifyDispatchers(tx);
+}
+
+/** The channel the outbox notifies when it commits deliveries that are due now; dispatchers listen on it. */
+export const deliveriesChannel = 'webhook_deliveries';
+
+/**
+ * Wakes the dispatchers (every process's, on PostgreSQL) when the transaction commits; a rolled-back one wakes none.
+ * Notifications with the same payload in one transaction are sent once.
+ */
+async function notifyDispatchers(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
 }
 
 /** The body a delivery POSTs: the same bytes on every attempt. */
@@ -137,9 +149,13 @@ export async function redeliver(db: Db, clientId: number, webhookId: number, del
   const original = await requireDelivery(db, clientId, webhookId, deliveryId);
   if (!webhook.isActive)
     throw domainError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
-  const [row] = await db
-    .insert(webhookDeliveries)
-    .values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(webhookDeliveries)
+      .values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() })
+      .returning();
+    await notifyDispatchers(tx);
+    return inserted;
+  });
   return (await logEntries(db, [row]))[0];
 }

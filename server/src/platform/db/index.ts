@@ -30,7 +30,18 @@ export const casing = 'snake_case';
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` (a NOTIFY inside a transaction arrives when it commits, and on
+   * PostgreSQL from every process on the database). Resolves once listening; the function it gives stops it.
+   */
+  listen(channel: string, onNotify: () => void, onError: (error: unknown) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** Channel names are written into LISTEN, which takes no parameters: only plain identifiers are accepted. */
+function checkedChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  return channel;
 }
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -60,7 +71,25 @@ export async function openDatabase(opts: {
       await lock.end();
     }
     pools.set(db as unknown as Db, pool);
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const listeners = new Set<InstanceType<typeof Client>>();
+    // A connection of its own per listener: a pooled one would be handed to queries with LISTEN still on it.
+    const listen: Database['listen'] = async (channel, onNotify, onError) => {
+      const listener = new Client({ connectionString: opts.databaseUrl });
+      listener.on('notification', onNotify);
+      listener.on('error', onError);
+      await listener.connect();
+      await listener.query(`LISTEN ${checkedChannel(channel)}`);
+      listeners.add(listener);
+      return async () => {
+        if (listeners.delete(listener)) await listener.end();
+      };
+    };
+    const close = async () => {
+      await Promise.all([...listeners].map((l) => l.end()));
+      listeners.clear();
+      await pool.end();
+    };
+    return { db: db as unknown as Db, kind: 'postgres', listen, close };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -75,7 +104,13 @@ export async function openDatabase(opts: {
   }
   const db = drizzle({ client, schema, casing });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const listen: Database['listen'] = async (channel, onNotify) => {
+    const stop = await client.listen(checkedChannel(channel), onNotify);
+    return async () => {
+      if (!client.closed) await stop();
+    };
+  };
+  return { db: db as unknown as Db, kind: 'pglite', listen, close: () => client.close() };
 }
 
 /** The handles opened on PostgreSQL (node-postgres), with their pool: their statements can be prepared by name. */
