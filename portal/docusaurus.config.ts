@@ -2,6 +2,7 @@ import path from 'node:path';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
+import llmsTxt from './plugins/llms-txt';
 import openapiDownloads from './plugins/openapi-downloads';
 import openapiStorageUtils from './plugins/openapi-storage-utils';
 import referenceChunks from './plugins/reference-chunks';
@@ -87,6 +88,7 @@ const config: Config = {
     ],
     [openapiDownloads, {documents: {v3: path.join(openapiDir, 'v3.json'), v2: path.join(openapiDir, 'v2.json')}}],
     [referenceChunks, {folders: ['specs']}],
+    [llmsTxt, {guidesPluginId: 'default', referencesPluginId: 'openapi'}],
     openapiStorageUtils,
   ],
 
