@@ -1,5 +1,5 @@
 // The typed clients: openapi-fetch over the types generated from the contract, with the token flow as middleware.
-import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import createFetchClient, { type Client, defaultBodySerializer, type Middleware } from 'openapi-fetch';
 import type { paths as V2Paths } from './generated/v2.ts';
 import type { paths as V3Paths } from './generated/v3.ts';
 import { type CollectionPath, type ItemOf, paginate, pages, type PageOf, type QueryOf } from './paginate.ts';
@@ -17,6 +17,8 @@ export interface ClientOptions extends Partial<Credentials> {
   refreshMarginSeconds?: number;
   /** Headers sent with every request (e.g. a User-Agent naming your integration). */
   headers?: Record<string, string>;
+  /** Clock in milliseconds for the token's expiry (default Date.now), for tests of its renewal. */
+  now?: () => number;
 }
 
 /**
@@ -49,15 +51,33 @@ function authMiddleware(options: ClientOptions, tokens: TokenSource | undefined)
   };
 }
 
-/** JSON:API's media type on v3 and sandbox bodies (openapi-fetch would send application/json). */
+/** JSON:API's media type on v3 and sandbox bodies that openapi-fetch sends as JSON (not on an image or multipart body). */
 const jsonApiBodies: Middleware = {
   onRequest({ request, schemaPath }) {
-    if (request.body !== null && /^\/(v3|sandbox)\//.test(schemaPath) && !request.headers.get('content-type')?.startsWith('multipart/')) {
+    if (request.body !== null && /^\/(v3|sandbox)\//.test(schemaPath) && request.headers.get('content-type') === 'application/json') {
       request.headers.set('content-type', JSONAPI);
     }
     return request;
   },
 };
+
+/**
+ * Bodies as the contract's media types want them: a file (Blob) as it is, an object with a file in it as
+ * multipart/form-data (one part per property, as POST /v3/orderAttachments takes its data and file), anything else as
+ * openapi-fetch sends it (JSON, or form-encoded when the request says so).
+ */
+function serializeBody(body: unknown, headers?: Headers): unknown {
+  if (body instanceof Blob || body instanceof FormData) return body;
+  if (body !== null && typeof body === 'object' && Object.values(body).some((value) => value instanceof Blob)) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(body)) {
+      if (value !== undefined) form.append(name, value instanceof Blob ? value : String(value));
+    }
+    return form;
+  }
+  // openapi-fetch passes the request's headers to its serializer (it reads the content type), though its types omit them.
+  return (defaultBodySerializer as (body: unknown, headers?: Headers) => string)(body, headers);
+}
 
 function tokenSource(options: ClientOptions): TokenSource | undefined {
   if (options.username === undefined || options.password === undefined) return undefined;
@@ -67,6 +87,7 @@ function tokenSource(options: ClientOptions): TokenSource | undefined {
     password: options.password,
     fetch: options.fetch,
     refreshMarginSeconds: options.refreshMarginSeconds,
+    now: options.now,
   });
 }
 
@@ -86,6 +107,7 @@ export function createShopApiClient(options: ClientOptions): ShopApiClient {
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: options.fetch,
     headers: options.headers,
+    bodySerializer: serializeBody,
   });
   client.use(jsonApiBodies, authMiddleware(options, tokens));
   return Object.assign(client, {

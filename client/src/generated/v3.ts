@@ -5089,7 +5089,7 @@ export interface operations {
                      * Format: binary
                      * @description The PDF file.
                      */
-                    file: string;
+                    file: Blob;
                 };
             };
         };
@@ -8124,7 +8124,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/*": string;
+                "image/*": Blob;
             };
         };
         responses: {
