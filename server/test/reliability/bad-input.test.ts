@@ -49,7 +49,8 @@ async function probe(
   opts: { payload?: string | Buffer; contentType?: string; headers?: Record<string, string> },
   label: string,
 ) {
-  const before = isWrite(op) ? (knownFingerprint ??= await fingerprint(sb.database.db)) : '';
+  if (isWrite(op)) knownFingerprint ??= await fingerprint(sb.database.db);
+  const before = isWrite(op) ? knownFingerprint : '';
   const headers = { ...(opts.contentType ? { 'content-type': opts.contentType } : {}), ...opts.headers };
   const token = op.auth && !opts.headers?.authorization ? world.client.token : undefined;
   const answer = await sb.call(op.method, url, { token, payload: opts.payload, headers }).catch((error: Error) => {
