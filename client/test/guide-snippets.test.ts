@@ -92,6 +92,15 @@ describe("the guides' TypeScript snippets", () => {
     expect(blocks.filter((block) => block.page === page).length).toBeGreaterThan(0);
   });
 
+  // e2e/guide-examples.test.ts runs each curl example and checks it against the ```json response``` block right after
+  // it: in every language tab group the curl tab comes last in the source, so nothing stands between the two. (The
+  // Tabs `values` list still shows curl first.)
+  it.each(pagesWithClient)('%s keeps its curl tab last in each tab group, next to the answer it documents', (page) => {
+    const groups = [...readFileSync(join(docs, page), 'utf8').matchAll(/<Tabs groupId="language"[\s\S]*?<\/Tabs>/g)];
+    const lastTabs = groups.map((group) => [...group[0].matchAll(/<TabItem value="([^"]+)"/g)].at(-1)?.[1]);
+    expect(lastTabs.filter((value) => value !== 'curl')).toEqual([]);
+  });
+
   it('compile against @shopapi/client', () => {
     expect(diagnostics.map((diagnostic) => `${diagnostic.at}: TS${diagnostic.code} ${diagnostic.message}`)).toEqual([]);
   });
