@@ -3,9 +3,8 @@
 import { createShopApiClient, createShopApiV2Client, type ShopApiClient } from '@shopapi/client';
 import { buildOpenApi } from '@shopapi/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient, TestSandbox } from '../../server/test/support/sandbox.ts';
 import { onePageA4Pdf } from '../../server/test/support/uploads.ts';
-import { listeningSandbox } from './support.ts';
+import { startListeningSandbox, type TestClient, type TestSandbox } from '../../server/test/support/sandbox.ts';
 
 let sb: TestSandbox;
 let baseUrl: string;
@@ -16,7 +15,7 @@ let api: ShopApiClient;
 const called = new Set<string>();
 
 beforeAll(async () => {
-  ({ sb, baseUrl } = await listeningSandbox());
+  ({ sb, baseUrl } = await startListeningSandbox());
   account = await sb.newClient();
   api = createShopApiClient({ baseUrl, username: account.username, password: account.password });
   api.use({

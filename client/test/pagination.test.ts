@@ -2,8 +2,8 @@
 // answer ends them with a PageError.
 import { createShopApiClient, PageError, type ShopApiClient } from '@shopapi/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestSandbox } from '../../server/test/support/sandbox.ts';
-import { countingFetch, listeningSandbox } from './support.ts';
+import { startListeningSandbox, type TestSandbox } from '../../server/test/support/sandbox.ts';
+import { countingFetch } from './support.ts';
 
 let sb: TestSandbox;
 let api: ShopApiClient;
@@ -12,7 +12,7 @@ const skus = ['PAGE-A', 'PAGE-B', 'PAGE-C', 'PAGE-D', 'PAGE-E'];
 
 beforeAll(async () => {
   let baseUrl: string;
-  ({ sb, baseUrl } = await listeningSandbox());
+  ({ sb, baseUrl } = await startListeningSandbox());
   const account = await sb.newClient();
   api = createShopApiClient({ baseUrl, username: account.username, password: account.password, fetch: countingFetch(counts) });
   for (const sku of skus) {

@@ -3,8 +3,8 @@
 import { createShopApiClient, TokenError, TokenSource } from '@shopapi/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeToken } from '../../server/src/modules/clients/tokens.ts';
-import type { TestClient, TestSandbox } from '../../server/test/support/sandbox.ts';
-import { countingFetch, listeningSandbox } from './support.ts';
+import { startListeningSandbox, type TestClient, type TestSandbox } from '../../server/test/support/sandbox.ts';
+import { countingFetch } from './support.ts';
 
 /** Failed sign-ins one username may make from one address before POST /token answers 429. */
 const failuresAllowed = 3;
@@ -14,7 +14,7 @@ let baseUrl: string;
 let account: TestClient;
 
 beforeAll(async () => {
-  ({ sb, baseUrl } = await listeningSandbox({ tokenFailuresPerUsernameAndAddress: failuresAllowed }));
+  ({ sb, baseUrl } = await startListeningSandbox({ tokenFailuresPerUsernameAndAddress: failuresAllowed }));
   account = await sb.newClient();
 });
 afterAll(() => sb?.close());

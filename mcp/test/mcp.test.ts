@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { operations } from '@shopapi/contract';
-import { startSandbox, type TestClient, type TestSandbox } from '../../server/test/support/sandbox.ts';
+import { startListeningSandbox, type TestClient, type TestSandbox } from '../../server/test/support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from '../../server/test/support/fixtures.ts';
 import { freePort } from '../../server/test/support/ports.ts';
 import { answerTextMax } from '../src/call.ts';
@@ -57,10 +57,7 @@ async function call(name: string, args: Record<string, unknown> = {}, through = 
 }
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  const port = await freePort();
-  await sb.app.listen({ port, host: '127.0.0.1' });
-  sandboxUrl = `http://127.0.0.1:${port}`;
+  ({ sb, baseUrl: sandboxUrl } = await startListeningSandbox());
   client = await sb.newClient();
   mcp = new Client({ name: 'mcp-test', version: '1.0.0' });
   await mcp.connect(

@@ -1,6 +1,7 @@
 // Test sandbox: the real app on a real database (PGlite in memory, or a fresh PostgreSQL database per test file),
 // with an HTTP caller that checks every answer against the generated OpenAPI document.
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,4 +149,12 @@ export async function startSandbox(
       await database.close();
     },
   };
+}
+
+/** A test sandbox listening on a free port of 127.0.0.1, for tests whose calls go over real HTTP (fetch, a child process). */
+export async function startListeningSandbox(overrides: Partial<Config> = {}): Promise<{ sb: TestSandbox; baseUrl: string }> {
+  const sb = await startSandbox(overrides);
+  await sb.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = sb.app.server.address() as AddressInfo;
+  return { sb, baseUrl: `http://127.0.0.1:${port}` };
 }
