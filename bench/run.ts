@@ -12,6 +12,7 @@ import { benchMulti } from './multi.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchStartup } from './startup.ts';
 import { benchRequestLog } from './request-log.ts';
+import { benchPrism } from './prism.ts';
 
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
@@ -89,6 +90,12 @@ try {
     async () => benchStartup(),
   );
   await scenario(
+    'prism',
+    '7. Against a mock: Prism serving the same OpenAPI document',
+    `The same requests against the sandbox (bench/serve.ts, 200 orders seeded) and against Prism mocking contract/openapi/v3.json, ${seconds} s each with 10 connections, one after the other. Prism validates the request and answers the document's example without storing anything; the sandbox validates, writes to and reads from its database (fsync on for PostgreSQL). A ratio of 1 means the real sandbox answers as fast as a mock.`,
+    async () => benchPrism(await database('bench_prism')),
+  );
+  await scenario(
     'requestlog',
     "The request log's cost",
     `Two server processes on one PostgreSQL database (fsync on), the log on (default) and off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`), each loaded ${seconds} s with 10 connections, alternating off/on three times per route. Every logged call keeps its request and answer (up to 64 KiB each: the list page's 165 KB answer is cut), written after the answer in batches.`,
@@ -111,8 +118,8 @@ const readme = [
   '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
   "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
-  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
-  "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, request-log), bench/lib.ts (seeding with SQL, autocannon).",
+  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
+  "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, request-log), bench/lib.ts (seeding with SQL, autocannon).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
 ].join('\n');
