@@ -1,4 +1,4 @@
-// Builds the Fastify application: plugins, API routes, and the portal's static files on the same origin.
+// Builds the Fastify application: plugins, API routes, and the portal's and the console's files on the same origin.
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -14,6 +14,7 @@ import { validatorCompiler } from './api/shared/validation.ts';
 import { inputGuardPlugin } from './api/shared/input-guard.ts';
 import { formBodyPlugin } from './api/shared/form-body.ts';
 import { portalPlugin } from './api/shared/portal.ts';
+import { consolePlugin } from './api/shared/console.ts';
 import { metricsPlugin } from './api/shared/metrics.ts';
 import { requestLogPlugin } from './api/shared/request-log.ts';
 import { securityHeadersPlugin } from './api/shared/security-headers.ts';
@@ -30,6 +31,7 @@ import { sandboxPlugin } from './api/sandbox/plugin.ts';
 import { v2Plugin } from './api/v2/plugin.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
+export const consoleBuildDir = resolve(import.meta.dirname, '..', '..', 'console', 'dist');
 
 /** The sandbox's own address, for links when neither PUBLIC_URL nor the request names one. */
 const listeningBaseOf = (config: Config) => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -42,7 +44,13 @@ export function composeModules(config: Config): void {
   useEventRepresentation(v3EventRepresentation(config.publicUrl ?? listeningBaseOf(config)));
 }
 
-export async function buildApp(opts: { db: Db; config: Config; logger?: boolean | object; portalDir?: string }): Promise<FastifyInstance> {
+export async function buildApp(opts: {
+  db: Db;
+  config: Config;
+  logger?: boolean | object;
+  portalDir?: string;
+  consoleDir?: string;
+}): Promise<FastifyInstance> {
   const { db, config } = opts;
   const app = Fastify({
     // serializers.err keeps bound query parameters (customers' data) out of the log and bounds each line.
@@ -110,5 +118,6 @@ export async function buildApp(opts: { db: Db; config: Config; logger?: boolean 
   await app.register(v2Plugin, context);
 
   await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir });
+  await app.register(consolePlugin, { root: opts.consoleDir ?? consoleBuildDir });
   return app;
 }

@@ -1,5 +1,6 @@
 // Security headers on every answer (@fastify/helmet): nosniff, no referrer, no framing, and a Content-Security-Policy
-// that allows nothing for the API's JSON; the portal's files get one that allows the portal itself and nothing remote.
+// that allows nothing for the API's JSON; the portal's and the console's files get one that allows their own files and
+// nothing remote.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,30 @@ export function portalSecurityHeaders(root: string): HelmetOptions {
         // did); still no remote origin.
         workerSrc: ["'self'", 'blob:'],
         // The try-it form sends its requests to this server, and search fetches its index from here.
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  };
+}
+
+/** Helmet options for the console's files: a single-page app that loads only its own files and calls only this server. */
+export function consoleSecurityHeaders(root: string): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // Vite writes no inline script; should the page ever carry one, its hash allows exactly it.
+        scriptSrc: ["'self'", ...inlineScriptHashes(root)],
+        // Radix's dialog locks page scrolling with a <style> element it writes at run time, which no hash can name ahead
+        // of time. Styles cannot run code, so 'unsafe-inline' costs little.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        // The console is a client of this server's API, and of nothing else.
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
