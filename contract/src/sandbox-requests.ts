@@ -32,6 +32,12 @@ const Message = (what: string) =>
     }),
   });
 
+/**
+ * A GET or HEAD sent with `Sandbox-Log: skip` stays out of the request log, so a screen that refreshes in the
+ * background (the sandbox console) does not push the integrator's own calls out of it. Writes are always logged.
+ */
+export const sandboxLogHeader = { name: 'Sandbox-Log', skip: 'skip' } as const;
+
 /** A page of entries carries their bodies too (one representation per resource), so pages are short. */
 export const sandboxRequestsPageSizeMax = 20;
 
@@ -69,7 +75,7 @@ export const sandboxRequestOperations = [
     success: 200,
     summary: 'List your requests (sandbox)',
     description:
-      'Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration, warnings and bodies. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. Follow `links.next` for older entries.',
+      'Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration, warnings and bodies. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. A GET or HEAD request with the header `Sandbox-Log: skip` is left out (a screen that refreshes in the background, like the sandbox console, sends it so that its polling does not push your own calls out of the log); on other methods the header is ignored and the call is logged. Follow `links.next` for older entries.',
     query: Type.Object({
       'page[size]': Type.Optional(
         Type.Integer({

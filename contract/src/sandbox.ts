@@ -11,6 +11,18 @@ import { returnConditions } from './enums.ts';
 
 const tags = ['Sandbox'];
 
+/** The client's clock, as reading it and advancing it answer. */
+const ClockDocument = Type.Object({
+  data: Type.Object({
+    type: Type.Literal('clock'),
+    id: Type.Integer({ minimum: 1, description: 'Your client id: each client has its own clock.' }),
+    attributes: Type.Object({
+      now: Type.String({ format: 'date-time', description: "Your clock's time now." }),
+      offsetSeconds: Type.Integer({ description: 'How far your clock runs ahead of real time.' }),
+    }),
+  }),
+});
+
 export const sandboxOperations = [
   defineOperation({
     operationId: 'sandboxShipOrder',
@@ -73,6 +85,20 @@ export const sandboxOperations = [
     errors: ['400', '401', '404', '404-1', '406', '409', '415'],
   }),
   defineOperation({
+    operationId: 'sandboxGetClock',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/sandbox/clock',
+    tags,
+    auth: true,
+    success: 200,
+    summary: 'Read your clock (sandbox)',
+    description:
+      'Your own simulated clock: the time the warehouse works on for you, and how far it runs ahead of real time after your advances (`POST /sandbox/clock/advance`). Timestamps the warehouse writes and the retention windows use this time. Reading it changes nothing.',
+    responses: { 200: { description: 'Your clock now.', schema: ClockDocument } },
+    errors: ['401', '406'],
+  }),
+  defineOperation({
     operationId: 'sandboxAdvanceClock',
     documents: ['v3'],
     method: 'POST',
@@ -91,16 +117,7 @@ export const sandboxOperations = [
     responses: {
       200: {
         description: 'Your clock after the advance.',
-        schema: Type.Object({
-          data: Type.Object({
-            type: Type.Literal('clock'),
-            id: Type.Integer({ minimum: 1, description: 'Your client id: each client has its own clock.' }),
-            attributes: Type.Object({
-              now: Type.String({ format: 'date-time', description: "Your clock's time now." }),
-              offsetSeconds: Type.Integer({ description: 'How far your clock runs ahead of real time.' }),
-            }),
-          }),
-        }),
+        schema: ClockDocument,
       },
     },
     errors: ['400', '401', '406', '415'],

@@ -241,6 +241,29 @@ describe('GET /sandbox/requests', () => {
     await sb.call('GET', '/v3/orders', { token: 'not-a-token' });
     expect((await list('', fresh.token)).data.map((e) => e.attributes.operationId)).toEqual(['getSettings', 'requestToken']);
   });
+
+  it('leaves out a GET or HEAD sent with Sandbox-Log: skip, and logs a write whatever it asks', async () => {
+    const fresh = await sb.newClient();
+    const skip = { 'sandbox-log': 'skip' };
+    await sb.call('GET', '/v3/orders', { token: fresh.token, headers: skip });
+    // HEAD answers as GET does but is not a documented operation: past the OpenAPI check.
+    const head = (headers: Record<string, string>) =>
+      sb.app.inject({ method: 'HEAD', url: '/sandbox/clock', headers: { authorization: `Bearer ${fresh.token}`, ...headers } });
+    expect((await head({ 'Sandbox-Log': 'Skip' })).statusCode).toBe(200);
+    await sb.call('GET', '/sandbox/clock', { token: fresh.token, headers: skip });
+    await sb.call('GET', '/v3/orders/999999', { token: fresh.token, headers: skip });
+    const logged = await sb.call('GET', '/v3/products', { token: fresh.token });
+    const write = await sb.call('POST', '/sandbox/clock/advance', { token: fresh.token, body: { seconds: 60 }, headers: skip });
+    expect(write.status).toBe(200);
+    const { data } = await list('', fresh.token);
+    expect(data.map((e) => e.attributes.operationId)).toEqual(['sandboxAdvanceClock', 'listProducts', 'getSettings', 'requestToken']);
+    expect(data.map((e) => e.id).slice(0, 2)).toEqual([requestIdOf(write), requestIdOf(logged)]);
+    // Any other value is no request to skip.
+    await sb.call('GET', '/v3/orders', { token: fresh.token, headers: { 'sandbox-log': 'no' } });
+    expect((await list('?page[size]=1', fresh.token)).data[0].attributes.operationId).toBe('listOrders');
+    await head({});
+    expect((await list('?page[size]=1', fresh.token)).data[0].attributes).toMatchObject({ method: 'HEAD', url: '/sandbox/clock' });
+  });
 });
 
 describe('retention', () => {

@@ -853,6 +853,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your clock (sandbox)
+         * @description Your own simulated clock: the time the warehouse works on for you, and how far it runs ahead of real time after your advances (`POST /sandbox/clock/advance`). Timestamps the warehouse writes and the retention windows use this time. Reading it changes nothing.
+         */
+        get: operations["sandboxGetClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock/advance": {
         parameters: {
             query?: never;
@@ -973,7 +993,7 @@ export type paths = {
         };
         /**
          * List your requests (sandbox)
-         * @description Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration, warnings and bodies. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. Follow `links.next` for older entries.
+         * @description Your request log, newest first: every v3, v2 and sandbox call made with your token (and each token you were issued), with its status, duration, warnings and bodies. Calls to the request log itself are not logged. Entries are kept per client up to a count and an age (REQUEST_LOG_MAX_PER_CLIENT, 1,000 by default; REQUEST_LOG_MAX_AGE_HOURS, 7 days). An entry appears as soon as its answer is sent. A GET or HEAD request with the header `Sandbox-Log: skip` is left out (a screen that refreshes in the background, like the sandbox console, sends it so that its polling does not push your own calls out of the log); on other methods the header is ignored and the call is logged. Follow `links.next` for older entries.
          */
         get: operations["listSandboxRequests"];
         put?: never;
@@ -15691,6 +15711,163 @@ export interface operations {
             };
             /** @description 415: Unsupported Media Type. */
             415: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sandboxGetClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your clock now. */
+            200: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @constant */
+                            type: "clock";
+                            /** @description Your client id: each client has its own clock. */
+                            id: number;
+                            attributes: {
+                                /**
+                                 * Format: date-time
+                                 * @description Your clock's time now.
+                                 */
+                                now: string;
+                                /** @description How far your clock runs ahead of real time. */
+                                offsetSeconds: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description 400: Bad Request. */
+            400: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 401: Unauthorized. */
+            401: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 406: Not Acceptable. */
+            406: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Warnings, type RequestWarning } from '../../platform/request-warnings.ts';
 import { RequestLogWriter } from '../../modules/request-log/writer.ts';
 import { redact } from '../../modules/request-log/redact.ts';
+import { sandboxLogHeader } from '@shopapi/contract';
 import type { Db } from '../../platform/db/index.ts';
 
 declare module 'fastify' {
@@ -82,6 +83,12 @@ const textual = (contentType: string | undefined) => !contentType || /json|x-www
 /** The log's own calls are not logged: reading it must not fill it. */
 const unlogged = new Set(['listSandboxRequests', 'getSandboxRequest']);
 
+const skipHeader = sandboxLogHeader.name.toLowerCase();
+/** A read sent with `Sandbox-Log: skip` (the console's background refreshes); a write is logged whatever it asks. */
+const skipRequested = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  request.headers[skipHeader]?.toString().trim().toLowerCase() === sandboxLogHeader.skip;
+
 export interface RequestLogPluginOptions {
   db: Db;
   maxPerClient: number;
@@ -105,7 +112,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: RequestLog
   // Calls of the API plugins' routes (their plugin names the API); unknown paths and the portal are not logged.
   const logged = (request: FastifyRequest) => {
     const config = request.routeOptions.config;
-    return writer.enabled && config?.api !== undefined && !unlogged.has(config.operationId ?? '');
+    return writer.enabled && config?.api !== undefined && !unlogged.has(config.operationId ?? '') && !skipRequested(request);
   };
 
   app.addHook('onRequest', async (request, reply) => {
