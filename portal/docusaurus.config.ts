@@ -135,6 +135,9 @@ const config: Config = {
           position: 'right',
           dropdownItemsAfter: [{label: 'v2 (legacy reference)', to: '/specs/v2/'}],
         },
+        // The console is the sandbox's own app beside the site, not a page of it: pathname:// keeps Docusaurus from
+        // routing to it or checking it as a page of the site.
+        {href: 'pathname:///console/', label: 'Console', position: 'right'},
         {href: providerWebsite, label: 'Fulfilment website', position: 'right'},
         {type: 'search', position: 'right'},
       ],
