@@ -14,6 +14,7 @@ import { validatorCompiler } from './api/shared/validation.ts';
 import { inputGuardPlugin } from './api/shared/input-guard.ts';
 import { formBodyPlugin } from './api/shared/form-body.ts';
 import { portalPlugin } from './api/shared/portal.ts';
+import { lazySerializerFactory } from './api/shared/serialization.ts';
 import { consolePlugin } from './api/shared/console.ts';
 import { metricsPlugin } from './api/shared/metrics.ts';
 import { requestLogPlugin } from './api/shared/request-log.ts';
@@ -78,6 +79,7 @@ export async function buildApp(opts: {
     keepAliveTimeout: config.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: 1000 },
     ajv: { customOptions: { allErrors: true } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   });
   // Connections beyond the limit are closed on accept, before they cost a parser or a request.
   app.server.maxConnections = config.maxConnections || Infinity; // 0: no limit, like the timeouts

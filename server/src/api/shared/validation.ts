@@ -1,6 +1,6 @@
 // Validators compiled from the contract's schemas: bodies are checked strictly (no type coercion, every problem reported);
 // query strings and path parameters coerce, since they arrive as text.
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Problem } from '../../platform/errors.ts';
@@ -33,13 +33,28 @@ const textAjv = addFormats(
   }),
 );
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object);
-};
+/**
+ * A validator compiled at its first use, not at start: the contract has about 150 schemas, and compiling them all (the
+ * sandbox settings' alone is large) cost every `npm start` about a second of CPU before the first answer. A route that
+ * is never called never compiles. Fastify and the callers read `errors` from the function they hold, so it is passed on.
+ */
+function compiledAtFirstUse(ajv: Ajv, schema: object) {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown) => {
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  return validate;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compiledAtFirstUse(httpPart === 'body' ? bodyAjv : textAjv, schema as object);
 
 /** A strict body validator for documents that arrive other than as the request body (the multipart data part). */
-export const compileBodyValidator = (schema: object) => bodyAjv.compile(schema);
+export const compileBodyValidator = (schema: object) => compiledAtFirstUse(bodyAjv, schema);
 
 /** An unknown query parameter (v3 refuses them rather than ignore them): its name and the parameters the call supports. */
 function unknownParameter(e: ErrorObject): string {

@@ -1,7 +1,6 @@
 // The single image of a product: accepted by what its bytes are (magic numbers), never by the Content-Type header alone.
 // A large image is read in a worker thread and stored in parts (platform/file-parts.ts), so it never holds the event loop.
 import { and, eq } from 'drizzle-orm';
-import { fileTypeFromBuffer } from 'file-type';
 import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
@@ -26,7 +25,8 @@ export const imageTooLarge = () => domainError('400-8', `The image must be small
 const DETECT_IN_PROCESS_MAX_BYTES = 256 * 1024;
 
 async function detectType(content: Buffer) {
-  if (content.length <= DETECT_IN_PROCESS_MAX_BYTES) return fileTypeFromBuffer(content);
+  // Loaded at the first image rather than at start, like pdf-lib for the return labels.
+  if (content.length <= DETECT_IN_PROCESS_MAX_BYTES) return (await import('file-type')).fileTypeFromBuffer(content);
   try {
     return await detectFileType(content);
   } catch (error) {
