@@ -12,6 +12,9 @@ export const lazySerializerFactory: SerializerFactory = (externalSchemas, option
   const compile = buildEagerly(externalSchemas, options);
   return (route) => {
     let serialize: ((document: unknown) => string) | undefined;
-    return (document) => (serialize ??= compile(route))(document);
+    return (document) => {
+      serialize ??= compile(route);
+      return serialize(document);
+    };
   };
 };
