@@ -27,6 +27,7 @@ export default defineConfig({
           ],
           exclude: ['server/**/*.postgres.test.ts'],
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['server/test/support/global-server-build.ts'],
         },
       },
       {
@@ -35,7 +36,7 @@ export default defineConfig({
           name: 'postgres',
           include: ['server/test/**/*.test.ts', 'server/src/**/*.test.ts'],
           env: { TEST_DB: 'postgres' },
-          globalSetup: ['server/test/support/global-postgres.ts'],
+          globalSetup: ['server/test/support/global-postgres.ts', 'server/test/support/global-server-build.ts'],
         },
       },
     ],

@@ -1,4 +1,5 @@
-// Spawning the sandbox as users do (`npx tsx server/src/cli.ts start`) and waiting for its first answer.
+// Spawning the sandbox as `npm start` runs it (the prebuilt server/dist/cli.mjs, see scripts/ensure-server-build.mjs)
+// and waiting for its first answer.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { repository } from './lib.ts';
 
@@ -8,9 +9,17 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-export function spawnSandbox(env: Record<string, string>): Sandbox & { port: number } {
+/** How the server is started: what `npm start` runs, the bundle alone, or the TypeScript sources through tsx. */
+export const startCommands = {
+  npmStart: ['node', 'scripts/start.mjs'],
+  bundle: ['node', 'server/dist/cli.mjs', 'start'],
+  sources: ['node', '--import', 'tsx', 'server/src/cli.ts', 'start'],
+} as const;
+
+export function spawnSandbox(env: Record<string, string>, command: readonly string[] = startCommands.bundle): Sandbox & { port: number } {
   const port = Number(env.PORT);
-  const child = spawn('npx', ['tsx', 'server/src/cli.ts', 'start'], {
+  const [program, ...args] = command;
+  const child = spawn(program!, args, {
     cwd: repository,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -20,7 +29,7 @@ export function spawnSandbox(env: Record<string, string>): Sandbox & { port: num
     port,
     url: `http://127.0.0.1:${port}`,
     child,
-    // npx and tsx each start a process: signal the whole group this call started.
+    // Signal the whole group this call started (with tsx, a loader may start processes of its own).
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -1,9 +1,10 @@
 // `npm run bench`: every API benchmark on loopback, each run bounded in time, written to bench/RESULTS.md between
 // this script's markers (the Lighthouse section of bench/lighthouse.ts stays). BENCH_ONLY=lists,create,... runs a subset;
 // BENCH_SECONDS changes the length of each load run (default 10).
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
-import { machine, seconds } from './lib.ts';
+import { machine, repository, seconds } from './lib.ts';
 import { resultsFile, writeSection } from './results-file.ts';
 import { benchLists, listHeader } from './lists.ts';
 import { benchCreate } from './create.ts';
@@ -18,6 +19,8 @@ const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
 const begun = Date.now();
 
+// The scenarios that start the server as a process run the bundle `npm start` runs: build it if the sources changed.
+execFileSync(process.execPath, ['scripts/ensure-server-build.mjs'], { cwd: repository, stdio: 'inherit' });
 console.log('Starting a throwaway PostgreSQL (fsync on) on 127.0.0.1');
 const cluster = await startCluster({ fsync: true });
 const sections: string[] = [];
@@ -74,7 +77,7 @@ try {
   await scenario(
     'multi',
     '4. Two server processes on one PostgreSQL',
-    `\`npx tsx server/src/cli.ts start\` with PORT and DATABASE_URL (as in production: pacer and webhook dispatcher running), one process and then two; \`POST /v3/orders\` for ${seconds} s with 20 connections in all (with two processes: two autocannon instances of 10 connections at once, one per process).`,
+    `\`node server/dist/cli.mjs start\` (the server as \`npm start\` runs it) with PORT and DATABASE_URL (as in production: pacer and webhook dispatcher running), one process and then two; \`POST /v3/orders\` for ${seconds} s with 20 connections in all (with two processes: two autocannon instances of 10 connections at once, one per process).`,
     async () => benchMulti(await database('bench_multi')),
   );
   await scenario(
@@ -86,7 +89,7 @@ try {
   await scenario(
     'startup',
     '6. Start-up',
-    'Embedded PGlite database in a temporary DATA_DIR, created by a first start that is not measured; then three measured starts.',
+    'Embedded PGlite database in a temporary DATA_DIR, created by a first start that is not measured and seeded with orders; then three measured starts each way.',
     async () => benchStartup(),
   );
   await scenario(

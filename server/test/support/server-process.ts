@@ -1,5 +1,6 @@
-// The sandbox as `npm start` runs it, as real processes: one node process each (tsx as a loader), so signals reach
-// the server itself, on a database of its own (a fresh PostgreSQL database, or a fresh DATA_DIR on PGlite).
+// The sandbox as `npm start` runs it, as real processes: one node process each running the prebuilt bundle
+// server/dist/cli.mjs (built by the global setup global-server-build.ts), so signals reach the server itself, on a
+// database of its own (a fresh PostgreSQL database, or a fresh DATA_DIR on PGlite).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ export interface ServerProcess {
 
 export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'cli.ts'), 'start'], {
+  const child = spawn(process.execPath, [join(root, 'server', 'dist', 'cli.mjs'), 'start'], {
     cwd: root,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
