@@ -22,7 +22,7 @@ step() {
 }
 
 step "system packages" bash -c "bash scripts/ensure-postgres.sh && bash scripts/ensure-nginx.sh"
-step "typecheck" npx tsc -p tsconfig.json
+step "typecheck" bash -c "npx tsc -p tsconfig.json && npx tsc -p console/tsconfig.json"
 step "lint (formatter, linter, dependency rule)" bash -c 'npm run --silent lint || {
   echo "lint: npx biome check --write fixes formatting and the safe lint fixes; a dependency violation needs its import changed (Checks in docs/ARCHITECTURE.md)." >&2
   exit 1

@@ -1,0 +1,140 @@
+// Clock: the client's own sandbox time, moving it forward, and what the warehouse did in the time skipped.
+import type { ShopApiClient } from '@shopapi/client';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { read, write } from '../api/errors.ts';
+import { useAction, useApi } from '../api/hooks.ts';
+import { refresh } from '../api/refresh.ts';
+import { dateTime } from '../components/format.ts';
+import { Page } from '../components/Page.tsx';
+import { Empty, ErrorState, Loaded } from '../components/states.tsx';
+import { changesBetween, snapshot } from './changes.ts';
+
+const steps = [
+  ['+15 min', 15 * 60],
+  ['+1 hour', 3600],
+  ['+1 day', 86_400],
+] as const;
+
+const units = { minutes: 60, hours: 3600, days: 86_400 } as const;
+
+/** The advance, with the warehouse's state read before and after it. */
+async function advance(api: ShopApiClient, seconds: number) {
+  const before = await snapshot(api);
+  const clock = await write(api.POST('/sandbox/clock/advance', { body: { seconds } }));
+  return { seconds, clock, ...changesBetween(before, await snapshot(api)) };
+}
+
+const duration = (seconds: number) =>
+  seconds % 86_400 === 0 ? `${seconds / 86_400} day(s)` : seconds % 3600 === 0 ? `${seconds / 3600} hour(s)` : `${seconds / 60} minute(s)`;
+
+/** The clock's time, ticking in the browser between reads: the sandbox's clock is real time plus the offset. */
+function Ticking({ offsetSeconds }: { offsetSeconds: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const time = new Date(now + offsetSeconds * 1000).toISOString();
+  return (
+    <time className="clock" dateTime={time}>
+      {dateTime(time)}
+    </time>
+  );
+}
+
+function Meanwhile({ result }: { result: Awaited<ReturnType<typeof advance>> }) {
+  const mutations = Object.entries(result.newStockMutations);
+  const moved = result.changes.length + mutations.length;
+  return (
+    <>
+      <p role="status" className="notice success">
+        Advanced by {duration(result.seconds)}: {moved ? `${moved} change(s), listed below` : 'nothing was due'}.
+      </p>
+      <section aria-labelledby="meanwhile">
+        <h2 id="meanwhile">What happened in those {duration(result.seconds)}</h2>
+        {moved === 0 ? (
+          <Empty>Nothing moved: no shipment, packing slip or inbound was due.</Empty>
+        ) : (
+          <ul className="changes">
+            {result.changes.map((change) => (
+              <li key={change.key}>
+                <Link to={change.path}>{change.label}</Link>: {change.from ? `${change.from} → ${change.to}` : `new, ${change.to}`}
+              </li>
+            ))}
+            {mutations.length > 0 && (
+              <li>
+                <Link to="/stock">Stock mutations</Link> booked: {mutations.map(([type, count]) => `${count} ${type}`).join(', ')}
+              </li>
+            )}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function ClockScreen() {
+  const api = useApi();
+  const clock = useQuery({ queryKey: ['clock'], queryFn: () => read(api.GET('/sandbox/clock')), refetchInterval: refresh.clock });
+  const move = useAction((seconds: number) => advance(api, seconds));
+  const custom = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    move.mutate(Number(form.get('amount')) * units[form.get('unit') as keyof typeof units]);
+  };
+  return (
+    <Page
+      title="Clock"
+      lead="Your sandbox runs on a clock of its own: real time plus every advance you made. Moving it forward runs at once whatever falls due meanwhile: packing slips arrive, orders ship, tracking moves on to DELIVERED, webhooks fire."
+    >
+      <Loaded query={clock} what="your clock">
+        {({ data }) => (
+          <div className="panel">
+            <p>
+              Your clock: <Ticking offsetSeconds={data.attributes.offsetSeconds} />
+            </p>
+            <p className="muted">
+              {data.attributes.offsetSeconds
+                ? `${duration(data.attributes.offsetSeconds - (data.attributes.offsetSeconds % 60))} ahead of real time.`
+                : 'On real time: you have not advanced it.'}
+            </p>
+          </div>
+        )}
+      </Loaded>
+      <h2>Advance</h2>
+      <div className="actions">
+        {steps.map(([label, seconds]) => (
+          <button key={seconds} type="button" onClick={() => move.mutate(seconds)} disabled={move.isPending}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <form className="filters" onSubmit={custom} aria-label="Advance by a custom time">
+        <div className="field">
+          <label htmlFor="advance-amount">Advance by</label>
+          <input id="advance-amount" name="amount" type="number" min={1} max={366 * 24 * 60} defaultValue={30} required />
+        </div>
+        <div className="field">
+          <label htmlFor="advance-unit">Unit</label>
+          <select id="advance-unit" name="unit" defaultValue="minutes">
+            {Object.keys(units).map((unit) => (
+              <option key={unit}>{unit}</option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={move.isPending}>
+          Advance
+        </button>
+      </form>
+      {move.isPending && (
+        <p role="status" className="muted">
+          Advancing, and reading what changed…
+        </p>
+      )}
+      {move.isError && <ErrorState error={move.error} action="Advancing the clock failed" />}
+      {move.data && <Meanwhile result={move.data} />}
+    </Page>
+  );
+}
