@@ -65,8 +65,8 @@ module.exports = {
       name: 'tools-use-the-public-api',
       severity: 'error',
       comment:
-        'The typed client and the MCP server are clients of the public API, generated from the contract: they may import the contract, never the server, so anything they do an integrator can do with curl.',
-      from: { path: '^(client|mcp)/', pathNot: tests },
+        'The typed client, the MCP server and the console are clients of the public API, generated from the contract: they may import the contract, never the server, so anything they do an integrator can do with curl.',
+      from: { path: '^(client|mcp|console)/', pathNot: tests },
       to: { path: '^server/' },
     },
   ],

@@ -1,0 +1,333 @@
+// The sandbox console in Debian's Chromium, at /console/ of a live sandbox: signing in with the printed demo credentials
+// (and wrong ones, throttling, a revoked token), an order created through the API and followed to delivery with the
+// console's own controls, a webhook registered in the console and its signed delivery to a receiver on this machine, a
+// failed request read in the request log, and a second client who sees none of it. Throughout: no console error, no
+// request leaving 127.0.0.1, no axe violation, and the console's reads kept out of the request log.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createShopApiClient, type ShopApiClient } from '@shopapi/client';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './browser.ts';
+import { axeViolations } from './console-axe.ts';
+import { type LiveSandbox, ensureConsoleBuilt, startSandbox, startWebhookReceiver } from './console-sandbox.ts';
+
+const apiPath = /^\/(v2|v3|sandbox|token|settings|status)(\/|$)/;
+/** Failed answers the scenario causes on purpose; Chromium logs each as a console error, so those lines are left out. */
+const expectedFailures = [/^POST \/token (400|429)$/, /^GET \/v3\/orders\/\d+ 404$/, / 401$/];
+
+let sandbox: LiveSandbox;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let browser: Browser;
+let api: ShopApiClient;
+let page: Page;
+const problems: string[] = [];
+const remoteRequests: string[] = [];
+const loggedReads: string[] = [];
+const failures: string[] = [];
+
+/** A browser context whose pages report console errors, CSP violations, remote requests and reads sent to the log. */
+async function watchedPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ colorScheme: 'no-preference', viewport: { width: 1280, height: 900 }, ...options });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+    });
+  });
+  context.on('request', async (request) => {
+    const url = new URL(request.url());
+    if (url.hostname !== '127.0.0.1') remoteRequests.push(request.url());
+    const read = request.method() === 'GET' && apiPath.test(url.pathname);
+    if (read && (await request.allHeaders())['sandbox-log'] !== 'skip') loggedReads.push(request.url());
+  });
+  context.on('response', (response) => {
+    if (response.status() >= 400) failures.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+  });
+  const opened = await context.newPage();
+  opened.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource: the server responded with a status of')) {
+      problems.push(`${opened.url()}: ${message.text()}`);
+    }
+  });
+  opened.on('pageerror', (error) => problems.push(`${opened.url()}: ${error.message}`));
+  return { context, page: opened };
+}
+
+/** Fills in the sign-in form and waits for the sandbox's answer to POST /token. */
+async function signIn(on: Page, username: string, password: string): Promise<void> {
+  await on.getByLabel('Username').fill(username);
+  await on.getByLabel('Password').fill(password);
+  const answered = on.waitForResponse((response) => new URL(response.url()).pathname === '/token');
+  await on.getByRole('button', { name: 'Sign in' }).click();
+  await answered;
+}
+
+async function openArea(on: Page, name: string): Promise<void> {
+  await on.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+  await on.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+async function createOrder(externalOrderNumber: string, sku: string) {
+  const settings = await api.GET('/settings/get');
+  const created = await api.POST('/v3/orders', {
+    body: {
+      data: {
+        type: 'order',
+        attributes: { externalOrderNumber, locale: 'nl-NL', email: 'jane@example.com' },
+        relationships: {
+          orderType: { data: { type: 'orderType', id: settings.data?.result.orderTypes[0].id ?? 0 } },
+          deliveryAddress: { data: { type: 'address', id: 'home' } },
+        },
+      },
+      included: [
+        {
+          type: 'address',
+          id: 'home',
+          attributes: { street1: 'Kerkstraat', houseNumber: '12', postcode: '4701AB', city: 'Roosendaal', countryCode: 'NL' },
+        },
+        { type: 'orderItem', attributes: { sku, quantity: 1, price: 9.95, vat: 0.21 } },
+      ],
+    },
+  });
+  return { ...created, requestId: created.response.headers.get('request-id') ?? '' };
+}
+
+beforeAll(async () => {
+  ensureConsoleBuilt();
+  // One warehouse step an hour of the client's clock: nothing moves by itself while the test runs, only by its controls.
+  [sandbox, receiver, browser] = await Promise.all([
+    startSandbox({ SANDBOX_STEP_SECONDS: '3600', TOKEN_FAILURES_PER_USERNAME_AND_ADDRESS: '3' }),
+    startWebhookReceiver(),
+    launchChromium(),
+  ]);
+  api = createShopApiClient({ baseUrl: sandbox.url, username: 'demo', password: sandbox.demoPassword });
+  ({ page } = await watchedPage());
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  sandbox?.stop();
+});
+
+describe('the demo client, from sign-in to a delivered order', () => {
+  let order: Awaited<ReturnType<typeof createOrder>>;
+  let secret = '';
+  let snippet = '';
+  let webhookId = '';
+
+  test('a wrong password is refused with a message; the printed demo credentials sign in, in dark mode', async () => {
+    await page.goto(`${sandbox.url}/console/`);
+    await page.waitForURL('**/console/sign-in');
+    expect(await axeViolations(page)).toEqual([]);
+    await signIn(page, 'demo', 'not the password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong username or password.');
+    await signIn(page, 'demo', sandbox.demoPassword);
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    expect(await page.title()).toBe('Orders · Sandbox console');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(27, 27, 29)');
+  });
+
+  test('an order created through the API appears in the orders list', async () => {
+    order = await createOrder('SHOP-E2E-1', 'SKU-MUG');
+    expect(order.response.status).toBe(201);
+    await page.getByRole('link', { name: 'SHOP-E2E-1' }).waitFor({ timeout: 15_000 });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('a webhook registered in the console shows its secret once, with a snippet to verify deliveries', async () => {
+    await openArea(page, 'Webhooks');
+    await page.getByRole('button', { name: 'New webhook…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.getByLabel('Entity', { exact: true }).selectOption('shipment');
+    await dialog.getByLabel('Event', { exact: true }).selectOption('shipment.shipped.3');
+    await dialog.getByLabel('Target URL', { exact: true }).fill(receiver.url);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Register' }).click();
+    secret = (await dialog.getByText(/^whsec_/).textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    snippet = (await dialog.getByRole('region', { name: 'Verification in Node.js' }).textContent()) ?? '';
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Focus returns to the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New webhook…');
+    const link = page.getByRole('link', { name: /^Deliveries of webhook \d+$/ });
+    webhookId = ((await link.textContent()) ?? '').replace(/\D/g, '');
+    expect(await page.getByText(secret).count()).toBe(0);
+  });
+
+  test('ships the order and advances the clock from the console: the timelines reach SHIPPED, then DELIVERED', async () => {
+    await openArea(page, 'Orders');
+    await page.getByRole('link', { name: 'SHOP-E2E-1' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Order SHOP-E2E-1' }).waitFor();
+    await page.getByRole('button', { name: 'Ship now' }).click();
+    const shipped = page.getByRole('status').filter({ hasText: /Shipment \d+ is SHIPPED/ });
+    const shipmentId = /Shipment (\d+)/.exec((await shipped.textContent()) ?? '')?.[1];
+    await page
+      .getByRole('list', { name: `Status of shipment ${shipmentId}` })
+      .locator('li.done', { hasText: 'SHIPPED' })
+      .waitFor();
+    const tracking = page.getByRole('list', { name: `Tracking of shipment ${shipmentId}` });
+    await tracking.locator('[aria-current="step"]', { hasText: 'LABELLED' }).waitFor();
+    await page.getByRole('region', { name: 'Stock booked' }).getByText('SKU-MUG').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await openArea(page, 'Clock');
+    await page.getByRole('button', { name: '+1 day' }).click();
+    const meanwhile = page.getByRole('region', { name: 'What happened in those 1 day(s)' });
+    await expect
+      .poll(
+        () =>
+          meanwhile
+            .getByRole('listitem')
+            .filter({ hasText: `Shipment ${shipmentId} of order` })
+            .textContent(),
+        { timeout: 20_000 },
+      )
+      .toMatch(/SHIPPED, tracking LABELLED → SHIPPED, tracking DELIVERED/);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await meanwhile.getByRole('link', { name: `Shipment ${shipmentId} of order ${order.data?.data.id}` }).click();
+    await tracking.locator('li.done', { hasText: 'DELIVERED' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
+
+  test('the signed delivery reaches the receiver, verifies with the snippet, and shows in the delivery log', async () => {
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const [delivery] = receiver.received;
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'shipment.shipped.3', data: { type: 'shipment' } });
+    const folder = mkdtempSync(path.join(tmpdir(), 'console-snippet-'));
+    writeFileSync(path.join(folder, 'verify.mjs'), snippet);
+    const { verify } = (await import(pathToFileURL(path.join(folder, 'verify.mjs')).href)) as {
+      verify: (secret: string, headers: object, body: string) => boolean;
+    };
+    rmSync(folder, { recursive: true });
+    expect(verify(secret, delivery.headers, delivery.body)).toBe(true);
+    expect(verify(secret, delivery.headers, `${delivery.body} `)).toBe(false);
+
+    await openArea(page, 'Webhooks');
+    await page.getByRole('link', { name: `Deliveries of webhook ${webhookId}` }).click();
+    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: /shipment\.shipped\.3/ }) });
+    await card.getByText('DELIVERED').waitFor({ timeout: 10_000 });
+    await card.getByText(`webhook-id: ${delivery.headers['webhook-id']}`).waitFor();
+    expect(await card.getByRole('cell', { name: '200' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await card.getByRole('button', { name: /^Redeliver/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Queued again' }).waitFor();
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(2);
+    expect(receiver.received[1].headers['webhook-id']).toBe(delivery.headers['webhook-id']);
+  }, 60_000);
+
+  test('a failed request shows its errors in the request log; a created order its warnings and a curl without the token', async () => {
+    const failed = await createOrder('SHOP-E2E-2', 'NO-SUCH-SKU');
+    expect(failed.response.status).toBe(404);
+
+    await openArea(page, 'Requests');
+    await page.getByLabel('Status', { exact: true }).selectOption('4xx');
+    await page.waitForURL('**/console/requests?status=4xx');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: '/v3/orders' }).click();
+    await page.getByRole('heading', { level: 1, name: `Request ${failed.requestId.slice(0, 8)}` }).waitFor();
+    const errors = page.getByRole('region', { name: 'Errors in the answer' });
+    await errors.getByText(/SKU not found \(404-1\): SKU "NO-SUCH-SKU" not found\. at \/included\/1\/attributes\/sku/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A deep link, loaded afresh: the session holds for the tab.
+    await page.goto(`${sandbox.url}/console/requests/${order.requestId}`);
+    const warnings = page.getByRole('region', { name: 'Warnings' });
+    await warnings.getByText(/default at \/data\/attributes\/currency/).waitFor();
+    const curl = (await page.getByRole('region', { name: 'The request as a curl command' }).textContent()) ?? '';
+    expect(curl).toContain(`curl -g -X POST '${sandbox.url}/v3/orders'`);
+    expect(curl).toContain('-H "Authorization: Bearer $TOKEN"');
+    expect(curl).toContain('SHOP-E2E-1');
+
+    // The console's reads stayed out of the log: its GETs are the test's own.
+    const reads = await api.GET('/sandbox/requests', { params: { query: { 'filter[method]': 'GET' } } });
+    expect(reads.data?.data.map((entry) => entry.attributes.url)).toEqual(['/settings/get', '/settings/get']);
+  }, 60_000);
+
+  test("light mode on request, kept under the portal's localStorage key so both agree", async () => {
+    await openArea(page, 'Orders');
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+    expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('theme')])).toEqual(['light', 'light']);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    await page.getByRole('link', { name: 'SHOP-E2E-1' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  });
+
+  test('the other screens read without a problem', async () => {
+    for (const [area, heading] of [
+      ['Shipments', 'Shipments'],
+      ['Inbound', 'Inbound goods'],
+      ['Stock', 'Stock'],
+      ['Settings', 'Settings'],
+    ]) {
+      await openArea(page, area);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor({ state: 'detached' });
+      expect(await axeViolations(page), area).toEqual([]);
+    }
+    await openArea(page, 'Inbound');
+    await page.getByRole('link', { name: 'DEMO-STARTING-STOCK' }).click();
+    await page.getByRole('list', { name: 'Status of the packing slip' }).getByText('CHECKED').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: /^Inbound \d+$/ }).click();
+    await page.getByRole('list', { name: 'Status of the inbound' }).getByText('CHECKED').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a second client', () => {
+  let second: Page;
+
+  test("sees none of the first client's orders, shipments or webhooks, on a phone-sized screen", async () => {
+    sandbox.cli('client', 'create', '--username', 'second-shop', '--password', 'second-shop-password');
+    ({ page: second } = await watchedPage({ viewport: { width: 390, height: 844 } }));
+    await second.goto(`${sandbox.url}/console/orders`);
+    await signIn(second, 'second-shop', 'second-shop-password');
+    await second.getByText('No orders yet.').waitFor();
+    expect(await second.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(second)).toEqual([]);
+    await openArea(second, 'Shipments');
+    await second.getByText('No shipments yet').waitFor();
+    await openArea(second, 'Webhooks');
+    await second.getByText('No webhooks yet.').waitFor();
+    const [firstOrder] = (await api.GET('/v3/orders')).data?.data ?? [];
+    await second.goto(`${sandbox.url}/console/orders/${firstOrder.id}`);
+    await second
+      .getByRole('alert')
+      .getByText(/the sandbox answered 404/)
+      .waitFor();
+  }, 60_000);
+
+  test('a revoked token sends it back to sign in, saying why', async () => {
+    await openArea(second, 'Orders');
+    sandbox.cli('client', 'password', '--username', 'second-shop');
+    await second.waitForURL('**/console/sign-in', { timeout: 15_000 });
+    await second.getByText('Your session expired. Sign in again.').waitFor();
+  }, 30_000);
+
+  test('repeated wrong passwords are throttled, saying when to try again', async () => {
+    // The sandbox runs with 3 failures allowed per username and address.
+    const alert = second.getByRole('alert');
+    let message = '';
+    for (let attempt = 1; attempt <= 5 && !message.startsWith('Too many'); attempt++) {
+      await signIn(second, 'nobody', `wrong ${attempt}`);
+      message = (await alert.textContent()) ?? '';
+    }
+    expect(message).toMatch(/^Too many failed sign-ins\..* try again in \d+ min \(Retry-After: \d+ s\)\.$/);
+  });
+});
+
+test('no console error, no request off 127.0.0.1, every read kept out of the request log, only the expected failures', () => {
+  expect(problems).toEqual([]);
+  expect(remoteRequests).toEqual([]);
+  expect(loggedReads).toEqual([]);
+  expect(failures.filter((failure) => !expectedFailures.some((expected) => expected.test(failure)))).toEqual([]);
+});
