@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { webhookEvents } from '@shopapi/contract';
+import { Webhook } from 'standardwebhooks';
 import { openDatabase, queryRows, schema, type Db } from '../src/platform/db/index.ts';
 import { createClient } from '../src/modules/clients/service.ts';
 import { emitEvent } from '../src/modules/webhooks/outbox.ts';
@@ -144,6 +145,36 @@ describe('delivery', () => {
     expect(once.map((r) => r.data.id)).toEqual([201, 202, 203]);
   });
 
+  it('shows in the delivery log the raw body sent and the signature headers of every attempt', async () => {
+    const webhook = await createWebhook(sb.database.db, client.id, 'shipment.delivered.3', '/log-detail');
+    receiver.answer = 500;
+    await emit(sb.database.db, client.id, 'shipment.delivered.3', 251, 'DELIVERED');
+    await dispatchDue(sb.database.db, options);
+    receiver.answer = 200;
+    await dispatchDue(sb.database.db, options, later(retryDelaysSeconds[0] + 1));
+    const got = receiver.requests.filter((r) => r.path === '/log-detail');
+    expect(got).toHaveLength(2);
+
+    const [listed] = (await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries`, { token: client.token })).body.data;
+    const one = await sb.call('GET', `/sandbox/webhooks/${webhook.id}/deliveries/${listed.id}`, { token: client.token });
+    expect(one.status).toBe(200);
+    const { payload, log } = one.body.data.attributes;
+    expect(listed.attributes.payload).toBe(payload);
+    // Byte for byte the body that arrived, on every attempt.
+    for (const r of got) expect(payload).toBe(r.raw);
+    const signatureHeaders = (r: Received) => ({
+      'webhook-id': r.headers['webhook-id'],
+      'webhook-timestamp': r.headers['webhook-timestamp'],
+      'webhook-signature': r.headers['webhook-signature'],
+    });
+    expect(log.map((entry: { headers: unknown }) => entry.headers)).toEqual(got.map(signatureHeaders));
+    expect(log.map((entry: { statusCode: number }) => entry.statusCode)).toEqual([500, 200]);
+    // An integrator verifies the logged body with the logged headers and the webhook's secret.
+    const wh = new Webhook(webhook.secret);
+    for (const entry of log) expect(wh.verify(payload, entry.headers)).toEqual(JSON.parse(payload));
+    expect(JSON.parse(payload)).toMatchObject({ type: 'shipment.delivered.3', data: { id: 251, attributes: { status: 'DELIVERED' } } });
+  });
+
   it('deactivates a webhook whose delivery failed every attempt; redelivery after reactivation keeps the event id', async () => {
     const webhook = await createWebhook(sb.database.db, client.id, 'shipment.created.3', '/dead');
     receiver.answer = 503;
@@ -209,7 +240,7 @@ describe('wake-up on commit', () => {
       await createWebhook(sb.database.db, own.id, 'shipment.shipped.3', '/woken');
       const arrivals: Received[] = [];
       for (let n = 1; n <= 3; n++) {
-        const arrived = receiver.nextRequest();
+        const arrived = receiver.nextRequest('/woken');
         await emit(sb.database.db, own.id, 'shipment.shipped.3', 900 + n, 'SHIPPED');
         arrivals.push(
           await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('not woken')), 15_000))]),

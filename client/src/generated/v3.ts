@@ -1033,7 +1033,7 @@ export type paths = {
         };
         /**
          * List the deliveries of a webhook (sandbox)
-         * @description Every event sent (or still to be sent) to this webhook, oldest first, cursor-paged, with each attempt's status code and duration.
+         * @description Every event sent (or still to be sent) to this webhook, oldest first, cursor-paged, with the body sent and each attempt's signature headers, status code and duration.
          *
          *     ### Deliveries
          *
@@ -1127,7 +1127,7 @@ export type paths = {
         };
         /**
          * Read a delivery of a webhook (sandbox)
-         * @description One entry of the delivery log: the event sent, its status and every attempt with its status code and duration.
+         * @description One entry of the delivery log: the event and the body sent, its status and every attempt with its signature headers, status code and duration.
          */
         get: operations["sandboxGetWebhookDelivery"];
         put?: never;
@@ -18696,6 +18696,8 @@ export interface operations {
                                 failedOn: string | null;
                                 /** Format: date-time */
                                 createdOn: string;
+                                /** @description The raw JSON body POSTed for this event, byte for byte as sent (the same on every attempt): verify a signature against this text, not against re-serialized JSON. */
+                                payload: string;
                                 /** @description Every attempt, oldest first. */
                                 log: {
                                     /** Format: date-time */
@@ -18703,6 +18705,14 @@ export interface operations {
                                     statusCode: number | null;
                                     durationMs: number;
                                     error: string | null;
+                                    headers: {
+                                        /** Format: uuid */
+                                        "webhook-id": string;
+                                        /** @description Seconds since the epoch when this attempt was sent. */
+                                        "webhook-timestamp": string;
+                                        /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
+                                        "webhook-signature": string;
+                                    } | null;
                                 }[];
                             };
                             relationships: {
@@ -18969,6 +18979,8 @@ export interface operations {
                                 failedOn: string | null;
                                 /** Format: date-time */
                                 createdOn: string;
+                                /** @description The raw JSON body POSTed for this event, byte for byte as sent (the same on every attempt): verify a signature against this text, not against re-serialized JSON. */
+                                payload: string;
                                 /** @description Every attempt, oldest first. */
                                 log: {
                                     /** Format: date-time */
@@ -18976,6 +18988,14 @@ export interface operations {
                                     statusCode: number | null;
                                     durationMs: number;
                                     error: string | null;
+                                    headers: {
+                                        /** Format: uuid */
+                                        "webhook-id": string;
+                                        /** @description Seconds since the epoch when this attempt was sent. */
+                                        "webhook-timestamp": string;
+                                        /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
+                                        "webhook-signature": string;
+                                    } | null;
                                 }[];
                             };
                             relationships: {
@@ -19230,6 +19250,8 @@ export interface operations {
                                 failedOn: string | null;
                                 /** Format: date-time */
                                 createdOn: string;
+                                /** @description The raw JSON body POSTed for this event, byte for byte as sent (the same on every attempt): verify a signature against this text, not against re-serialized JSON. */
+                                payload: string;
                                 /** @description Every attempt, oldest first. */
                                 log: {
                                     /** Format: date-time */
@@ -19237,6 +19259,14 @@ export interface operations {
                                     statusCode: number | null;
                                     durationMs: number;
                                     error: string | null;
+                                    headers: {
+                                        /** Format: uuid */
+                                        "webhook-id": string;
+                                        /** @description Seconds since the epoch when this attempt was sent. */
+                                        "webhook-timestamp": string;
+                                        /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
+                                        "webhook-signature": string;
+                                    } | null;
                                 }[];
                             };
                             relationships: {

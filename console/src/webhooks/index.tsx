@@ -7,10 +7,11 @@ import { read, write } from '../api/errors.ts';
 import { useAction, useApi } from '../api/hooks.ts';
 import { refresh } from '../api/refresh.ts';
 import { HttpStatus, StatusBadge } from '../components/badges.tsx';
+import { CopyButton } from '../components/CopyButton.tsx';
 import { dateTime } from '../components/format.ts';
 import { Outcome } from '../components/Outcome.tsx';
 import { Page } from '../components/Page.tsx';
-import { TableRegion } from '../components/regions.tsx';
+import { Code, TableRegion } from '../components/regions.tsx';
 import { Empty, ErrorState, Loaded } from '../components/states.tsx';
 import { CreateWebhookDialog } from './CreateWebhookDialog.tsx';
 
@@ -107,6 +108,15 @@ export function WebhooksScreen() {
 
 const entityPaths: Record<string, string> = { shipment: '/shipments', inbound: '/inbound/inbounds' };
 
+/** The body as sent is what a signature covers; shown indented, copied as is. */
+function prettyJson(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
 function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: Delivery }) {
   const api = useApi();
   const { attributes: sent } = delivery;
@@ -136,15 +146,10 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
         </dd>
         <dt>Happened</dt>
         <dd>{dateTime(sent.occurredOn)}</dd>
-        <dt>Headers</dt>
+        <dt>Signed with</dt>
         <dd>
-          <code>webhook-id: {sent.eventId}</code>, and on each attempt <code>webhook-timestamp</code> (when it was sent) and{' '}
-          <code>webhook-signature</code> (<code>v1,</code> HMAC-SHA256 of id, timestamp and body under your secret)
-        </dd>
-        <dt>Payload</dt>
-        <dd>
-          <code>{`{"type": "${sent.event}", "timestamp": "${sent.occurredOn}", "data": …}`}</code>, data being the {sent.entity} as it was
-          then
+          <code>webhook-id: {sent.eventId}</code> on every attempt; each attempt's <code>webhook-timestamp</code> and{' '}
+          <code>webhook-signature</code> are in its row below
         </dd>
         {sent.nextAttemptOn && (
           <>
@@ -153,6 +158,10 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
           </>
         )}
       </dl>
+      <h4 className="row">
+        Payload <CopyButton text={sent.payload} label="Copy the raw body" />
+      </h4>
+      <Code label={`Payload of delivery ${delivery.id}`}>{prettyJson(sent.payload)}</Code>
       <TableRegion label={`Attempts of delivery ${delivery.id}`}>
         <table>
           <caption className="visually-hidden">Attempts, oldest first</caption>
@@ -164,6 +173,7 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
                 Duration
               </th>
               <th scope="col">Error</th>
+              <th scope="col">Headers sent</th>
             </tr>
           </thead>
           <tbody>
@@ -174,11 +184,25 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
                   <td>{attempt.statusCode === null ? 'no answer' : <HttpStatus status={attempt.statusCode} />}</td>
                   <td className="number">{attempt.durationMs} ms</td>
                   <td className="wrap">{attempt.error ?? '—'}</td>
+                  <td className="wrap">
+                    {attempt.headers ? (
+                      <details>
+                        <summary>Show</summary>
+                        {Object.entries(attempt.headers).map(([name, value]) => (
+                          <div key={name}>
+                            <span className="muted">{name}</span> <code>{value}</code>
+                          </div>
+                        ))}
+                      </details>
+                    ) : (
+                      'not kept'
+                    )}
+                  </td>
                 </tr>
               ))
             ) : (
               <tr>
-                <td colSpan={4}>Not attempted yet.</td>
+                <td colSpan={5}>Not attempted yet.</td>
               </tr>
             )}
           </tbody>

@@ -107,12 +107,27 @@ export const WebhookDelivery = Resource(
     deliveredOn: nullableDateTime,
     failedOn: nullableDateTime,
     createdOn: Type.String({ format: 'date-time' }),
+    payload: Type.String({
+      maxLength: 1_000_000,
+      description:
+        'The raw JSON body POSTed for this event, byte for byte as sent (the same on every attempt): verify a signature against this text, not against re-serialized JSON.',
+    }),
     log: Type.Array(
       Type.Object({
         attemptedOn: Type.String({ format: 'date-time' }),
         statusCode: Nullable(Type.Integer()),
         durationMs: Type.Integer(),
         error: Nullable(Type.String()),
+        headers: Nullable(
+          Type.Object(
+            {
+              'webhook-id': Type.String({ format: 'uuid' }),
+              'webhook-timestamp': Type.String({ pattern: '^[0-9]+$', description: 'Seconds since the epoch when this attempt was sent.' }),
+              'webhook-signature': Type.String({ examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] }),
+            },
+            { description: 'The signature headers exactly as sent on this attempt; null for attempts logged before they were kept.' },
+          ),
+        ),
       }),
       { description: 'Every attempt, oldest first.' },
     ),
@@ -137,7 +152,7 @@ export const webhookDeliveryOperations = [
     auth: true,
     success: 200,
     summary: 'List the deliveries of a webhook (sandbox)',
-    description: `Every event sent (or still to be sent) to this webhook, oldest first, cursor-paged, with each attempt's status code and duration.\n\n${webhookDeliveryGuide}`,
+    description: `Every event sent (or still to be sent) to this webhook, oldest first, cursor-paged, with the body sent and each attempt's signature headers, status code and duration.\n\n${webhookDeliveryGuide}`,
     params: IdParams,
     query: Type.Object({ ...PageQuery }),
     responses: { 200: { description: 'A page of deliveries.', schema: CollectionDocument(WebhookDelivery) } },
@@ -152,7 +167,8 @@ export const webhookDeliveryOperations = [
     auth: true,
     success: 200,
     summary: 'Read a delivery of a webhook (sandbox)',
-    description: 'One entry of the delivery log: the event sent, its status and every attempt with its status code and duration.',
+    description:
+      'One entry of the delivery log: the event and the body sent, its status and every attempt with its signature headers, status code and duration.',
     params: DeliveryParams,
     responses: { 200: { description: 'The delivery.', schema: SingleDocument(WebhookDelivery) } },
     errors: ['401', '404', '406'],

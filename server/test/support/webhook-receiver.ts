@@ -9,6 +9,8 @@ export interface Received {
   timestamp: string;
   data: any;
   headers: IncomingHttpHeaders;
+  /** The body as it arrived, before parsing. */
+  raw: string;
   /** Webhook.verify accepted the signature with the secret of the path's webhook. */
   verified: boolean;
   path: string;
@@ -24,8 +26,8 @@ export interface Receiver {
   answer: number | 'hang';
   /** Secrets by path, for verification. */
   secrets: Map<string, string>;
-  /** Resolves at the next request that arrives. */
-  nextRequest(): Promise<Received>;
+  /** Resolves at the next request that arrives (at `path`, when given: others' retries may arrive in between). */
+  nextRequest(path?: string): Promise<Received>;
   close(): Promise<void>;
 }
 
@@ -33,14 +35,14 @@ export async function startReceiver(): Promise<Receiver> {
   const requests: Received[] = [];
   const ok: Received[] = [];
   const hanging: ServerResponse[] = [];
-  const waiters: ((r: Received) => void)[] = [];
+  let waiters: { path?: string; resolve(r: Received): void }[] = [];
   const receiver: Receiver = {
     url: (path = '/hook') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
     requests,
     delivered: () => ok.filter((r, i) => ok.findIndex((o) => o.path === r.path && o.id === r.id) === i),
     answer: 200,
     secrets: new Map(),
-    nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
+    nextRequest: (path) => new Promise((resolve) => waiters.push({ path, resolve })),
     close: async () => {
       for (const response of hanging) response.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -66,6 +68,7 @@ export async function startReceiver(): Promise<Receiver> {
         timestamp: body.timestamp,
         data: body.data,
         headers: request.headers,
+        raw,
         verified,
         path,
       };
@@ -76,7 +79,9 @@ export async function startReceiver(): Promise<Receiver> {
         if (answer === 200) ok.push(received);
         response.writeHead(answer).end();
       }
-      for (const resolve of waiters.splice(0)) resolve(received);
+      const due = waiters.filter((w) => !w.path || w.path === path);
+      waiters = waiters.filter((w) => !due.includes(w));
+      for (const w of due) w.resolve(received);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
 import { queryRows, schema, type Db } from '../../platform/db/index.ts';
 import { guardedLookup, refusedHost } from '../../platform/outbound-guard.ts';
-import { deliveryBody } from './outbox.ts';
+import { deliveryBody, type SignatureHeaders } from './outbox.ts';
 export { deliveriesChannel } from './outbox.ts';
 
 const { webhookDeliveryAttempts } = schema;
@@ -154,6 +154,8 @@ function sign(secret: string, id: string, at: Date, body: string): string {
 
 interface Outcome {
   delivery: Claimed;
+  /** As sent, for the delivery log. */
+  headers: SignatureHeaders;
   result: SendResult;
   delivered: boolean;
   givenUp: boolean;
@@ -162,20 +164,15 @@ interface Outcome {
 async function attempt(d: Claimed, opts: Required<DispatcherOptions>): Promise<Outcome> {
   // The signature's timestamp is real time: receivers reject timestamps far from their own clock.
   const sentAt = new Date();
-  const signature = sign(d.secret, d.eventId, sentAt, d.body);
-  const result = await send(
-    new URL(d.targetUrl),
-    d.body,
-    {
-      'webhook-id': d.eventId,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signature,
-    },
-    opts,
-  );
+  const headers: SignatureHeaders = {
+    'webhook-id': d.eventId,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': sign(d.secret, d.eventId, sentAt, d.body),
+  };
+  const result = await send(new URL(d.targetUrl), d.body, headers, opts);
   const delivered = result.statusCode === 200;
   opts.onAttempt(delivered);
-  return { delivery: d, result, delivered, givenUp: !delivered && d.attempts >= maxAttempts };
+  return { delivery: d, headers, result, delivered, givenUp: !delivered && d.attempts >= maxAttempts };
 }
 
 /**
@@ -202,12 +199,13 @@ async function record(db: Db, outcomes: Outcome[], now: Date): Promise<void> {
   );
   await db.transaction(async (tx) => {
     await tx.insert(webhookDeliveryAttempts).values(
-      outcomes.map(({ delivery, result }) => ({
+      outcomes.map(({ delivery, headers, result }) => ({
         deliveryId: delivery.id,
         attemptedAt: now,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         error: result.error,
+        headers,
       })),
     );
     await tx.execute(sql`update webhook_deliveries d set

@@ -16,6 +16,8 @@ const { events, webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 export type EventRow = typeof events.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type DeliveryAttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
+/** The Standard Webhooks headers of one attempt. */
+export type SignatureHeaders = NonNullable<DeliveryAttemptRow['headers']>;
 
 export interface NewEvent {
   type: string;
@@ -75,6 +77,8 @@ export const deliveryStatus = (d: Pick<DeliveryRow, 'deliveredAt' | 'failedAt'>)
 export interface DeliveryLogEntry {
   delivery: DeliveryRow;
   event: Pick<EventRow, 'id' | 'type' | 'entity' | 'entityId' | 'occurredOn'>;
+  /** The body POSTed on every attempt (deliveryBody, as the dispatcher builds it). */
+  body: string;
   attempts: DeliveryAttemptRow[];
 }
 
@@ -91,7 +95,14 @@ async function logEntries(db: Db, rows: DeliveryRow[]): Promise<DeliveryLogEntry
   if (!rows.length) return [];
   const [eventRows, attemptRows] = await Promise.all([
     db
-      .select({ id: events.id, type: events.type, entity: events.entity, entityId: events.entityId, occurredOn: events.occurredOn })
+      .select({
+        id: events.id,
+        type: events.type,
+        entity: events.entity,
+        entityId: events.entityId,
+        occurredOn: events.occurredOn,
+        payload: events.payload,
+      })
       .from(events)
       .where(inArray(events.id, [...new Set(rows.map((r) => r.eventId))])),
     db
@@ -106,11 +117,10 @@ async function logEntries(db: Db, rows: DeliveryRow[]): Promise<DeliveryLogEntry
       .orderBy(asc(webhookDeliveryAttempts.id)),
   ]);
   const eventById = new Map(eventRows.map((e) => [e.id, e]));
-  return rows.map((delivery) => ({
-    delivery,
-    event: eventById.get(delivery.eventId)!,
-    attempts: attemptRows.filter((a) => a.deliveryId === delivery.id),
-  }));
+  return rows.map((delivery) => {
+    const event = eventById.get(delivery.eventId)!;
+    return { delivery, event, body: deliveryBody(event), attempts: attemptRows.filter((a) => a.deliveryId === delivery.id) };
+  });
 }
 
 /** The delivery log of one of the client's webhooks, oldest first, cursor-paged on the delivery id. */

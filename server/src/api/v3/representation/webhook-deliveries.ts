@@ -2,7 +2,7 @@
 import { deliveryStatus, type DeliveryLogEntry } from '../../../modules/webhooks/outbox.ts';
 import { iso } from '../../../platform/time.ts';
 
-export function webhookDeliveryResource({ delivery: d, event, attempts }: DeliveryLogEntry, base: string) {
+export function webhookDeliveryResource({ delivery: d, event, body, attempts }: DeliveryLogEntry, base: string) {
   const status = deliveryStatus(d);
   return {
     type: 'webhookDelivery',
@@ -22,11 +22,13 @@ export function webhookDeliveryResource({ delivery: d, event, attempts }: Delive
       deliveredOn: iso(d.deliveredAt),
       failedOn: iso(d.failedAt),
       createdOn: d.createdAt.toISOString(),
+      payload: body,
       log: attempts.map((a) => ({
         attemptedOn: a.attemptedAt.toISOString(),
         statusCode: a.statusCode,
         durationMs: a.durationMs,
         error: a.error,
+        headers: a.headers,
       })),
     },
     relationships: { webhook: { data: { type: 'webhook', id: d.webhookId } } },

@@ -74,6 +74,8 @@ export const webhookDeliveryAttempts = pgTable(
     statusCode: integer(),
     durationMs: integer().notNull(),
     error: text(),
+    /** webhook-id, webhook-timestamp and webhook-signature as sent on this attempt; null on attempts logged before they were kept. */
+    headers: json().$type<Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string>>(),
   },
   (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId, t.id)],
 );
