@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '../src/platform/db/index.ts';
 import { revokeToken } from '../src/modules/clients/tokens.ts';
+import { tokenCacheSeconds } from '../src/modules/clients/token-cache.ts';
+import { createProducts, orderDocument } from './support/fixtures.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 
 let sb: TestSandbox;
@@ -82,11 +84,15 @@ describe('bearer tokens', () => {
 
   it('an expired token gives 401', async () => {
     const fresh = await sb.newClient();
+    // A token no call has used yet: one that was is kept in memory as it was for a few seconds (the token cache).
+    const unused = await sb.call('POST', '/token', {
+      form: { grant_type: 'password', username: fresh.username, password: fresh.password },
+    });
     await sb.database.db
       .update(schema.tokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(schema.tokens.clientId, fresh.id));
-    expect((await sb.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(401);
+    expect((await sb.call('GET', '/v3/orders', { token: unused.body.access_token })).status).toBe(401);
   });
 
   it('a revoked token gives 401 while another token of the same client still works', async () => {
@@ -97,6 +103,31 @@ describe('bearer tokens', () => {
     expect(await revokeToken(sb.database.db, fresh.token)).toBe(true);
     expect((await sb.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(401);
     expect((await sb.call('GET', '/v3/orders', { token: second.body.access_token })).status).toBe(200);
+  });
+
+  it('a token revoked in this process is refused at once, also by POST /v3/orders, which takes clients from the token cache', async () => {
+    const fresh = await sb.newClient();
+    await createProducts(sb, fresh.token, ['CACHED-1']);
+    const order = () =>
+      sb.call('POST', '/v3/orders', { token: fresh.token, body: orderDocument(fresh, { items: [{ sku: 'CACHED-1', quantity: 1 }] }) });
+    expect((await order()).status).toBe(201);
+    expect(await revokeToken(sb.database.db, fresh.token)).toBe(true);
+    expect((await order()).status).toBe(401);
+  });
+
+  it(`a token revoked by another process is refused at once by uncached routes and within ${tokenCacheSeconds} s by cached ones`, async () => {
+    const fresh = await sb.newClient();
+    await createProducts(sb, fresh.token, ['CACHED-2']);
+    const order = () =>
+      sb.call('POST', '/v3/orders', { token: fresh.token, body: orderDocument(fresh, { items: [{ sku: 'CACHED-2', quantity: 1 }] }) });
+    const checked = Date.now();
+    expect((await order()).status).toBe(201);
+    // Another process revokes with its own statement: this process's cache does not hear of it. The sandbox clock reads
+    // the client's clock offset from request.client, so its route checks the token in the database on every call.
+    await sb.database.db.update(schema.tokens).set({ revokedAt: new Date() }).where(eq(schema.tokens.clientId, fresh.id));
+    expect((await sb.call('GET', '/sandbox/clock', { token: fresh.token })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, checked + tokenCacheSeconds * 1000 - Date.now()) + 50));
+    expect((await order()).status).toBe(401);
   });
 
   it('stores only a hash of the token', async () => {

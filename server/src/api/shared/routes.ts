@@ -44,13 +44,14 @@ const validatesBody = (op: Operation) => op.body && !(op.bodyContentTypes ?? [])
 
 /**
  * Declares the operation's route (and its aliases) in the API plugin `app`, which gives the route its API (app.api).
- * bodySchema: false where the body is validated by hand (each place says why).
+ * bodySchema: false where the body is validated by hand (each place says why). cachedClient: the handler may take the
+ * client from the token cache (bearer-auth.ts says when that is safe).
  */
 export function route<Id extends OperationId, Body = FromContract>(
   app: FastifyInstance,
   operationId: Id,
   handler: Handler<Id, Body>,
-  opts: { bodySchema?: boolean } = {},
+  opts: { bodySchema?: boolean; cachedClient?: boolean } = {},
 ) {
   const op = operationById(operationId);
   const { name, mediaType } = app.api;
@@ -59,7 +60,13 @@ export function route<Id extends OperationId, Body = FromContract>(
     app.route({
       method: op.method,
       url: toFastifyPath(path),
-      config: { api: name, auth: op.auth, operationId: op.operationId, rateLimit: op.rateLimit },
+      config: {
+        api: name,
+        auth: op.auth,
+        operationId: op.operationId,
+        rateLimit: op.rateLimit,
+        ...(opts.cachedClient ? { cachedClient: true } : {}),
+      },
       schema: {
         ...(op.params ? { params: op.params } : {}),
         ...(op.query ? { querystring: op.query } : {}),

@@ -12,6 +12,7 @@ import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
 import type { Client } from './client.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeClientTokens } from './tokens.ts';
+import { forgetClient } from './token-cache.ts';
 import { applySettings, type SettingsInput } from '../reference/settings.ts';
 
 const { clients, orderTypes, returnReasons, shippingMethods, languages, countries } = schema;
@@ -61,16 +62,18 @@ function checkPassword(password: string) {
 export async function setClientPassword(db: Db, input: { username: string; password: string }): Promise<boolean> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  const clientId = await db.transaction(async (tx) => {
     const [client] = await tx
       .update(clients)
       .set({ passwordHash })
       .where(eq(clients.username, input.username))
       .returning({ id: clients.id });
-    if (!client) return false;
-    await revokeClientTokens(tx, client.id);
-    return true;
+    if (client) await revokeClientTokens(tx, client.id);
+    return client?.id;
   });
+  // Committed: a check that read the tokens as live meanwhile may have cached them.
+  if (clientId !== undefined) forgetClient(clientId);
+  return clientId !== undefined;
 }
 
 async function seedReferenceData(db: Db, clientId: number) {
@@ -127,5 +130,7 @@ export async function moveClock(db: Db, clientId: number, seconds: number): Prom
     .set({ clockOffsetSeconds: sql`${clients.clockOffsetSeconds} + ${seconds}` })
     .where(eq(clients.id, clientId))
     .returning();
+  // Cached clients carry the offset too (the routes that take them from the cache do not read it): none stays older.
+  forgetClient(clientId);
   return { before: asClient(before), after: asClient(after) };
 }
