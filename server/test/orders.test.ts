@@ -238,6 +238,45 @@ describe('POST /v3/orders', () => {
   });
 });
 
+describe('the answer to POST /v3/orders', () => {
+  const full: Parameters<typeof orderDocument>[0] = {
+    items: [
+      { sku: 'SHIRT-M', quantity: 2, price: 19.95, vat: 0.21, name: 'Own name', metadata: { extra6: 'six' } },
+      { sku: 'MUG', quantity: 1 },
+    ],
+    billing: { lastName: 'Jansen', street1: 'Markt', houseNumber: '1', postcode: '4701AA', city: 'Roosendaal', countryCode: 'NL' },
+    pickUpPoint: { identifier: 'PUP-1', name: 'Tabakszaak', countryCode: 'NL' },
+    attributes: {
+      reference: 'web',
+      orderedOn: '2024-05-01T10:11:12.345+02:00',
+      preferredShippingDate: '2099-01-02',
+      metadata: { extra1: 'gift' },
+    },
+  };
+  const plain: Parameters<typeof orderDocument>[0] = { items: [{ sku: 'MUG', quantity: 3 }] };
+
+  it.each([
+    ['everything, by default', full, ''],
+    ['everything, asked for', full, '?include=pickUpPoint,orderItems,billingAddress,deliveryAddress'],
+    ['items only', full, '?include=orderItems'],
+    ['billing address and pick-up point', full, '?include=billingAddress,pickUpPoint'],
+    ['the delivery address billed, by default', plain, ''],
+    ['the delivery address billed, billing address only', plain, '?include=billingAddress'],
+  ])('is the document GET /v3/orders/{id} gives (%s)', async (_name, opts, query) => {
+    const created = await sb.call('POST', `/v3/orders${query}`, { token: client.token, body: orderDocument(opts) });
+    expect(created.status, created.raw).toBe(201);
+    const read = await sb.call(
+      'GET',
+      `/v3/orders/${created.body.data.id}${query || '?include=orderItems,deliveryAddress,billingAddress,pickUpPoint'}`,
+      {
+        token: client.token,
+      },
+    );
+    expect(read.status).toBe(200);
+    expect(created.raw).toBe(read.raw);
+  });
+});
+
 describe('GET /v3/orders/{id} and include', () => {
   let orderId: number;
   beforeAll(async () => {

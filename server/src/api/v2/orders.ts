@@ -15,8 +15,8 @@ const searchResult = (order: OrderRow) => ({
 export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route(app, 'addOrderV2', async (request) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
-    const id = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings));
-    return ok(v2Messages.orderAdded, id);
+    const placed = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings));
+    return ok(v2Messages.orderAdded, placed.order.id);
   });
 
   v2Route(

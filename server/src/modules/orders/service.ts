@@ -3,17 +3,17 @@ import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract';
 import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
+import { placeOrderRows, type OrderItemRow, type OrderRow, type PlacedOrder } from './repository.ts';
 import type { Client } from '../clients/client.ts';
-import { defaultMainShippingMethod, findMainShippingMethod, findOrderType, warehousesOf } from '../reference/service.ts';
+import { findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
 import { noInputWarnings, type InputWarnings } from '../../platform/request-warnings.ts';
 import { dayAfter, startOfDay } from '../../platform/time.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
-const { orders, orderItems, addresses, pickUpPoints, products, shipments, shipmentItems } = schema;
+const { orders, orderItems, addresses, pickUpPoints, shipments, shipmentItems } = schema;
 
-export type OrderRow = typeof orders.$inferSelect;
-export type OrderItemRow = typeof orderItems.$inferSelect;
+export type { OrderItemRow, OrderRow, PlacedOrder };
 
 /** Free fields (extra1..extra5 on an order, extra6 and extra7 on an item). */
 type Metadata = Record<string, string | null>;
@@ -146,66 +146,37 @@ function noteDefaults(
   });
 }
 
-/** Checks an order against the client's data and stores it in one transaction; every problem is reported together. */
+/**
+ * Checks an order against the client's data and stores it; every problem is reported together. One statement looks up
+ * everything the order refers to and, when nothing is wrong, writes it and returns the rows written. The client's clock
+ * (createdAt) is read by that statement, so `client` needs to be no fresher than its id (it may come from the token cache).
+ */
 export async function placeOrder(
   db: Db,
-  client: Client,
+  client: Pick<Client, 'id'>,
   input: NewOrder,
   problems = new ProblemCollector(),
   warnings: InputWarnings = noInputWarnings,
-): Promise<number> {
+): Promise<PlacedOrder> {
   const { deliveryAddress: delivery, billingAddress: billing, items } = input;
-  const [orderType, shippingMethod, existing] = await Promise.all([
-    findOrderType(db, client.id, input.orderTypeId),
-    input.preferredShippingMethodId !== undefined
-      ? findMainShippingMethod(db, client.id, input.preferredShippingMethodId)
-      : defaultMainShippingMethod(db, client.id),
-    findByExternalNumber(db, client.id, input.externalOrderNumber),
-  ]);
-  if (!orderType) problems.add('404-2', `Order type ${input.orderTypeId} not found.`, { path: ['orderTypeId'] });
-  if (!shippingMethod)
-    problems.add('404-3', `Shipping method ${input.preferredShippingMethodId} is not one of your main shipping methods.`, {
-      path: ['preferredShippingMethodId'],
-    });
-  if (existing) problems.items.push(existingOrderConflict(existing.id, input.externalOrderNumber).items[0]);
-
-  const skus = [...new Set(items.map((i) => i.sku))];
-  const productRows = skus.length
-    ? await db
-        .select({ id: products.id, sku: products.sku, name: products.name })
-        .from(products)
-        .where(and(ownedBy(products, client.id), inArray(products.sku, skus)))
-    : [];
-  const productBySku = new Map(productRows.map((p) => [p.sku, p]));
   const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
-  items.forEach((item, index) => {
-    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, { path: ['items', index, 'sku'] });
-    if (international && !(Number(item.price ?? 0) > 0)) {
-      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { path: ['items', index, 'price'] });
-    }
-  });
-  problems.throwIfAny();
-
-  let id: number;
+  const needsPrice = (item: OrderItemInput) => international && !(Number(item.price ?? 0) > 0);
+  // Problems found without the database: the statement then only looks up, so that every problem is reported together.
+  const refused = problems.items.length > 0 || !delivery || items.some(needsPrice);
+  let answer: Awaited<ReturnType<typeof placeOrderRows>>;
   try {
-    id = await db.transaction(async (tx) => {
-      const insertAddress = async (address: AddressInput) => {
-        const [row] = await tx
-          .insert(addresses)
-          .values({ clientId: client.id, ...address })
-          .returning({ id: addresses.id });
-        return row.id;
-      };
-      const deliveryId = await insertAddress(delivery!);
-      const billingId = billing && billing !== 'delivery' ? await insertAddress(billing) : deliveryId;
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          clientId: client.id,
+    answer = await placeOrderRows(
+      db,
+      client.id,
+      new Date(),
+      {
+        orderTypeId: input.orderTypeId,
+        shippingMethodId: input.preferredShippingMethodId,
+        order: {
           externalOrderNumber: input.externalOrderNumber,
           locale: input.locale,
           reference: input.reference || null,
-          orderedOn: orderedOnOf(input.orderedOn),
+          orderedOn: orderedOnOf(input.orderedOn)?.toISOString() ?? null,
           consumerReference: input.consumerReference || null,
           promotionCode: input.promotionCode || null,
           email: input.email ?? defaults.noReplyEmail,
@@ -218,42 +189,24 @@ export async function placeOrder(
           metadata: input.metadata ?? {},
           channelIdentifier: input.channelIdentifier ?? null,
           currency: input.currency ?? defaults.currency,
-          orderTypeId: orderType!.id,
-          preferredShippingMethodId: shippingMethod!.id,
-          deliveryAddressId: deliveryId,
-          billingAddressId: billingId,
           isValid: input.isValid ?? true,
-          createdAt: clientNow(client),
-        })
-        .returning({ id: orders.id });
-      await tx
-        .update(addresses)
-        .set({ orderId: order.id })
-        .where(inArray(addresses.id, [deliveryId, billingId]));
-      if (input.pickUpPoint) await tx.insert(pickUpPoints).values({ clientId: client.id, orderId: order.id, ...input.pickUpPoint });
-      if (items.length) {
-        await tx.insert(orderItems).values(
-          items.map((item) => {
-            const product = productBySku.get(item.sku)!;
-            return {
-              clientId: client.id,
-              orderId: order.id,
-              productId: product.id,
-              sku: item.sku,
-              quantity: item.quantity,
-              orderedQuantity: item.quantity,
-              channelIdentifier: item.channelIdentifier ?? null,
-              fulfillFrom: item.fulfillFrom ?? null,
-              price: item.price ?? null,
-              vat: item.vat ?? defaults.vat,
-              name: item.name || product.name,
-              metadata: item.metadata ?? {},
-            };
-          }),
-        );
-      }
-      return order.id;
-    });
+        },
+        delivery,
+        billing: billing && billing !== 'delivery' ? billing : undefined,
+        pickUpPoint: input.pickUpPoint,
+        items: items.map((item) => ({
+          sku: item.sku,
+          quantity: item.quantity,
+          channelIdentifier: item.channelIdentifier ?? null,
+          fulfillFrom: item.fulfillFrom ?? null,
+          price: item.price ?? null,
+          vat: item.vat ?? defaults.vat,
+          name: item.name || null,
+          metadata: item.metadata ?? {},
+        })),
+      },
+      !refused,
+    );
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key')) {
       const winner = await findByExternalNumber(db, client.id, input.externalOrderNumber);
@@ -261,8 +214,23 @@ export async function placeOrder(
     }
     throw error;
   }
+  const { orderType, shippingMethod, existing, productBySku } = answer.references;
+  if (!orderType) problems.add('404-2', `Order type ${input.orderTypeId} not found.`, { path: ['orderTypeId'] });
+  if (!shippingMethod)
+    problems.add('404-3', `Shipping method ${input.preferredShippingMethodId} is not one of your main shipping methods.`, {
+      path: ['preferredShippingMethodId'],
+    });
+  if (existing) problems.items.push(existingOrderConflict(existing.id, input.externalOrderNumber).items[0]);
+  items.forEach((item, index) => {
+    if (!productBySku.has(item.sku)) problems.add('404-1', `SKU "${item.sku}" not found.`, { path: ['items', index, 'sku'] });
+    if (needsPrice(item)) {
+      problems.add('400', 'Items shipped outside the EU need a price above 0 for customs.', { path: ['items', index, 'price'] });
+    }
+  });
+  problems.throwIfAny();
+  // No problem, so the statement wrote the order.
   noteDefaults(input, shippingMethod!, productBySku, warnings);
-  return id;
+  return answer.placed!;
 }
 
 /** The client's order (or order item) with this id; another client's is not there. */
