@@ -8,6 +8,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Pool } from 'pg';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
+import { EmbeddedStatements } from './embedded-statements.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -91,7 +92,7 @@ export async function openDatabase(opts: {
     };
     return { db: db as unknown as Db, kind: 'postgres', listen, close };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite, protocol } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // PostgreSQL's default of 128 MB shared buffers is memory the WASM heap sets up and touches at every start: about 130
@@ -111,6 +112,7 @@ export async function openDatabase(opts: {
   }
   const db = drizzle({ client, schema, casing });
   await migrate(db, { migrationsFolder });
+  embedded.set(db as unknown as Db, new EmbeddedStatements(client, protocol.serialize));
   const listen: Database['listen'] = async (channel, onNotify) => {
     const stop = await client.listen(checkedChannel(channel), onNotify);
     return async () => {
@@ -122,6 +124,8 @@ export async function openDatabase(opts: {
 
 /** The handles opened on PostgreSQL (node-postgres), with their pool: their statements can be prepared by name. */
 const pools = new WeakMap<Db, Pool>();
+/** The handles opened on PGlite (not its transactions): their text rows (queryText) run prepared by name too. */
+const embedded = new WeakMap<Db, EmbeddedStatements>();
 /** Renders SQL to text and parameters outside a database handle, with the handles' casing. */
 export const dialect = new PgDialect({ casing });
 
@@ -134,8 +138,26 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const name = `s${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  return (await pool.query({ name, text, values: params })).rows as T[];
+  return (await pool.query({ name: statementName(text), text, values: params })).rows as T[];
+}
+
+const statementName = (text: string) => `s${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+/** node-postgres leaves every column as the server's text. */
+const unparsed = { getTypeParser: () => (value: string) => value };
+
+/**
+ * Runs one statement and returns its rows as arrays of columns in PostgreSQL's text form, unparsed (null for NULL):
+ * for statements that write their answer as text (the v3 list pages' JSON). Prepared by name on PostgreSQL and on
+ * PGlite, so a statement text is planned once per connection; in a transaction it runs as it is.
+ */
+export async function queryText(db: Db, query: SQL): Promise<(string | null)[][]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const pool = pools.get(db);
+  if (pool) return (await pool.query({ name: statementName(text), text, values: params, rowMode: 'array', types: unparsed })).rows;
+  const rows = await embedded.get(db)?.textRows(statementName(text), text, params);
+  if (rows) return rows;
+  const result = (await db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+  return result.rows.map((row) => Object.values(row).map((value) => (value === null ? null : String(value))));
 }
 
 /** True when the error is a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

@@ -2,7 +2,7 @@
 import { Address, AddressAttributes } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import { self, type IdQuery, type ResourceObject } from './resource.ts';
-import { columnsOf, rendered, resource, tableDocuments } from './sql.ts';
+import { columnsOf, resource, tableDocuments } from './sql.ts';
 
 const { addresses } = schema;
 type AddressRow = typeof addresses.$inferSelect;
@@ -17,10 +17,7 @@ export function addressResource(a: AddressRow, base: string): ResourceObject {
   };
 }
 
-export const addressText = rendered(
-  'address',
-  resource(Address, addresses.id, 'addresses', { attributes: columnsOf(addresses, AddressAttributes) }),
-);
+export const addressSql = resource(Address, addresses.id, 'addresses', { attributes: columnsOf(addresses, AddressAttributes) });
 
 /** The addresses whose ids `ids` selects, in id order. */
-export const addressDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, addressText, addresses.id, ids, base);
+export const addressDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, addressSql, ids, base);

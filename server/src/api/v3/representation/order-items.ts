@@ -3,7 +3,7 @@ import { OrderItem } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { OrderItemRow } from '../../../modules/orders/service.ts';
 import { extras, one, self, type IdQuery, type ResourceObject } from './resource.ts';
-import { oneText, rendered, resource, tableDocuments } from './sql.ts';
+import { oneText, resource, tableDocuments } from './sql.ts';
 
 const { orderItems } = schema;
 
@@ -27,22 +27,19 @@ export function orderItemResource(i: OrderItemRow, base: string): ResourceObject
   };
 }
 
-export const orderItemText = rendered(
-  'orderItem',
-  resource(OrderItem, orderItems.id, 'orderItems', {
-    attributes: {
-      sku: orderItems.sku,
-      quantity: orderItems.quantity,
-      channelIdentifier: orderItems.channelIdentifier,
-      fulfillFrom: orderItems.fulfillFrom,
-      price: orderItems.price,
-      vat: orderItems.vat,
-      name: orderItems.name,
-      metadata: orderItems.metadata,
-    },
-    relationships: { order: oneText('order', orderItems.orderId), product: oneText('product', orderItems.productId) },
-  }),
-);
+export const orderItemSql = resource(OrderItem, orderItems.id, 'orderItems', {
+  attributes: {
+    sku: orderItems.sku,
+    quantity: orderItems.quantity,
+    channelIdentifier: orderItems.channelIdentifier,
+    fulfillFrom: orderItems.fulfillFrom,
+    price: orderItems.price,
+    vat: orderItems.vat,
+    name: orderItems.name,
+    metadata: orderItems.metadata,
+  },
+  relationships: { order: oneText('order', orderItems.orderId), product: oneText('product', orderItems.productId) },
+});
 
 /** The order items whose ids `ids` selects, in id order. */
-export const orderItemDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, orderItemText, orderItems.id, ids, base);
+export const orderItemDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, orderItemSql, ids, base);

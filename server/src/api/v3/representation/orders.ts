@@ -1,27 +1,15 @@
 // Orders: the hottest list of the API, with its items, addresses and pick-up point as includes, written by the database
 // (sql.ts) in one statement per page.
 import { sql, type SQL } from 'drizzle-orm';
-import { Order, metadataExtraFields } from '@shopapi/contract';
+import { Order, metadataExtraFields, orderIncludes } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { OrderRow } from '../../../modules/orders/service.ts';
 import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
 import { iso } from '../../../platform/time.ts';
-import {
-  documents,
-  identifierText,
-  inPage,
-  isoText,
-  manyText,
-  oneText,
-  pageArray,
-  pageText,
-  rendered,
-  resource,
-  type Parts,
-} from './sql.ts';
-import { orderItemText } from './order-items.ts';
-import { addressText } from './addresses.ts';
-import { pickUpPointText } from './pick-up-points.ts';
+import { documents, inPage, isoText, madeOnce, manyText, oneText, ownedOneText, pageArray, pageText, resource, type Parts } from './sql.ts';
+import { orderItemSql } from './order-items.ts';
+import { addressSql } from './addresses.ts';
+import { pickUpPointSql } from './pick-up-points.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, orderAttachments } = schema;
 
@@ -69,68 +57,76 @@ export function orderResource(o: OrderRow, related: OrderRelated, base: string):
   };
 }
 
-const orderText = rendered(
-  'order',
-  resource(Order, orders.id, 'orders', {
-    attributes: {
-      externalOrderNumber: orders.externalOrderNumber,
-      locale: orders.locale,
-      reference: orders.reference,
-      orderedOn: isoText(orders.orderedOn),
-      consumerReference: orders.consumerReference,
-      promotionCode: orders.promotionCode,
-      email: orders.email,
-      phoneNumber: orders.phoneNumber,
-      vatNumber: orders.vatNumber,
-      fulfillFrom: orders.fulfillFrom,
-      preferredShippingDate: orders.preferredShippingDate,
-      allowPartialDelivery: orders.allowPartialDelivery,
-      onHold: orders.onHold,
-      metadata: orders.metadata,
-      channelIdentifier: orders.channelIdentifier,
-      currency: orders.currency,
-      createdOn: isoText(orders.createdAt),
-    },
-    relationships: {
-      orderType: oneText('orderType', orders.orderTypeId),
-      preferredShippingMethod: oneText('shippingMethod', orders.preferredShippingMethodId),
-      deliveryAddress: oneText('address', orders.deliveryAddressId),
-      billingAddress: oneText('address', orders.billingAddressId),
-      pickUpPoint: sql`'{"data":' || coalesce((select ${identifierText('pickUpPoint', pickUpPoints.id)} from ${pickUpPoints} where ${pickUpPoints.orderId} = ${orders.id}), 'null') || '}'`,
-      orderItems: manyText('orderItem', orderItems.id, orderItems.orderId, orders.id),
-      orderAttachments: manyText('orderAttachment', orderAttachments.id, orderAttachments.orderId, orders.id),
-    },
-  }),
-);
+const orderSql = resource(Order, orders.id, 'orders', {
+  attributes: {
+    externalOrderNumber: orders.externalOrderNumber,
+    locale: orders.locale,
+    reference: orders.reference,
+    orderedOn: isoText(orders.orderedOn),
+    consumerReference: orders.consumerReference,
+    promotionCode: orders.promotionCode,
+    email: orders.email,
+    phoneNumber: orders.phoneNumber,
+    vatNumber: orders.vatNumber,
+    fulfillFrom: orders.fulfillFrom,
+    preferredShippingDate: orders.preferredShippingDate,
+    allowPartialDelivery: orders.allowPartialDelivery,
+    onHold: orders.onHold,
+    metadata: orders.metadata,
+    channelIdentifier: orders.channelIdentifier,
+    currency: orders.currency,
+    createdOn: isoText(orders.createdAt),
+  },
+  relationships: {
+    orderType: oneText('orderType', orders.orderTypeId),
+    preferredShippingMethod: oneText('shippingMethod', orders.preferredShippingMethodId),
+    deliveryAddress: oneText('address', orders.deliveryAddressId),
+    billingAddress: oneText('address', orders.billingAddressId),
+    pickUpPoint: ownedOneText('pickUpPoint', pickUpPoints.id, pickUpPoints.orderId),
+    orderItems: manyText('orderItem', orderItems.id, orderItems.orderId),
+    orderAttachments: manyText('orderAttachment', orderAttachments.id, orderAttachments.orderId),
+  },
+});
 
-/** Orders in page order, and the related resources `include` names grouped by order (items, delivery and billing address, pick-up point), each once. */
-function orderParts(include: ReadonlySet<string>): Parts {
+/**
+ * Orders in page order, and the related resources `include` names grouped by order (items, delivery and billing
+ * address, pick-up point), each once; `cut`: a list page that ends early rather than include more items than the
+ * per-page bound. Made once per combination, so each statement is rendered once (sql.ts).
+ */
+function makeOrderParts(include: ReadonlySet<string>, cut: boolean): Parts {
   const included: SQL[] = [];
   if (include.has('orderItems'))
     included.push(
-      sql`select ${orderItemText}, ${orderItems.orderId}, 0, ${orderItems.id} from ${orderItems} where ${inPage(orderItems.orderId)}`,
+      sql`select ${orderItemSql.json}, ${orderItems.orderId}, 0, ${orderItems.id} from ${orderItems} where ${inPage(orderItems.orderId)}`,
     );
   if (include.has('deliveryAddress'))
     included.push(
-      sql`select ${addressText}, ${orders.id}, 1, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.deliveryAddressId} where ${inPage(orders.id)}`,
+      sql`select ${addressSql.json}, ${orders.id}, 1, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.deliveryAddressId} where ${inPage(orders.id)}`,
     );
   if (include.has('billingAddress')) {
     // An order whose billing address is its delivery address includes that address once.
     const once = include.has('deliveryAddress') ? sql` and ${orders.billingAddressId} <> ${orders.deliveryAddressId}` : sql``;
     included.push(
-      sql`select ${addressText}, ${orders.id}, 2, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.billingAddressId} where ${inPage(orders.id)}${once}`,
+      sql`select ${addressSql.json}, ${orders.id}, 2, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.billingAddressId} where ${inPage(orders.id)}${once}`,
     );
   }
   if (include.has('pickUpPoint'))
     included.push(
-      sql`select ${pickUpPointText}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
+      sql`select ${pickUpPointSql.json}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
     );
-  return { data: pageArray(orderText, orders.id), included };
+  return { data: pageArray(orderSql), included, ...(cut && include.has('orderItems') ? { itemsOwner: orderItems.orderId } : {}) };
 }
+const orderParts = madeOnce((key: string) => {
+  const [cut, ...include] = key.split(',');
+  return makeOrderParts(new Set(include), cut === 'cut');
+});
+/** The parts for these includes, the same object for the same includes in any order. */
+const orderPartsOf = (include: ReadonlySet<string>, cut: boolean) =>
+  orderParts([cut ? 'cut' : 'whole', ...orderIncludes.filter((path) => include.has(path))].join());
 
 /** The orders whose ids `ids` selects, with the related resources `include` names. */
 export const orderDocuments = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
-  documents(db, base, ids, orderParts(include));
+  documents(db, base, ids, orderPartsOf(include, false));
 /** A list page of orders; with their items included, it ends early rather than include more than the per-page bound. */
 export const orderPageText = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
-  pageText(db, base, ids, orderParts(include), include.has('orderItems') ? orderItems.orderId : undefined);
+  pageText(db, base, ids, orderPartsOf(include, true));

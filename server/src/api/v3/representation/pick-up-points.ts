@@ -2,7 +2,7 @@
 import { PickUpPoint, PickUpPointAttributes } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import { self, type IdQuery, type ResourceObject } from './resource.ts';
-import { columnsOf, rendered, resource, tableDocuments } from './sql.ts';
+import { columnsOf, resource, tableDocuments } from './sql.ts';
 
 const { pickUpPoints } = schema;
 type PickUpPointRow = typeof pickUpPoints.$inferSelect;
@@ -17,10 +17,9 @@ export function pickUpPointResource(p: PickUpPointRow, base: string): ResourceOb
   };
 }
 
-export const pickUpPointText = rendered(
-  'pickUpPoint',
-  resource(PickUpPoint, pickUpPoints.id, 'pickUpPoints', { attributes: columnsOf(pickUpPoints, PickUpPointAttributes) }),
-);
+export const pickUpPointSql = resource(PickUpPoint, pickUpPoints.id, 'pickUpPoints', {
+  attributes: columnsOf(pickUpPoints, PickUpPointAttributes),
+});
 
 /** The pick-up points whose ids `ids` selects, in id order. */
-export const pickUpPointDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, pickUpPointText, pickUpPoints.id, ids, base);
+export const pickUpPointDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, pickUpPointSql, ids, base);

@@ -3,7 +3,7 @@ import { ShipmentItem } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { ShipmentItemRow } from '../../../modules/shipments/service.ts';
 import { one, self, type IdQuery, type ResourceObject } from './resource.ts';
-import { oneText, rendered, resource, tableDocuments } from './sql.ts';
+import { oneText, resource, tableDocuments } from './sql.ts';
 
 const { shipmentItems } = schema;
 
@@ -28,24 +28,20 @@ export function shipmentItemResource(i: ShipmentItemRow, base: string): Resource
   };
 }
 
-export const shipmentItemText = rendered(
-  'shipmentItem',
-  resource(ShipmentItem, shipmentItems.id, 'shipmentItems', {
-    attributes: {
-      sku: shipmentItems.sku,
-      quantity: shipmentItems.quantity,
-      lotNumber: shipmentItems.lotNumber,
-      expirationDate: shipmentItems.expirationDate,
-      serialNumbers: shipmentItems.serialNumbers,
-    },
-    relationships: {
-      orderItem: oneText('orderItem', shipmentItems.orderItemId),
-      product: oneText('product', shipmentItems.productId),
-      shipment: oneText('shipment', shipmentItems.shipmentId),
-    },
-  }),
-);
+export const shipmentItemSql = resource(ShipmentItem, shipmentItems.id, 'shipmentItems', {
+  attributes: {
+    sku: shipmentItems.sku,
+    quantity: shipmentItems.quantity,
+    lotNumber: shipmentItems.lotNumber,
+    expirationDate: shipmentItems.expirationDate,
+    serialNumbers: shipmentItems.serialNumbers,
+  },
+  relationships: {
+    orderItem: oneText('orderItem', shipmentItems.orderItemId),
+    product: oneText('product', shipmentItems.productId),
+    shipment: oneText('shipment', shipmentItems.shipmentId),
+  },
+});
 
 /** The shipment items whose ids `ids` selects, in id order. */
-export const shipmentItemDocuments = (db: Db, ids: IdQuery, base: string) =>
-  tableDocuments(db, shipmentItemText, shipmentItems.id, ids, base);
+export const shipmentItemDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, shipmentItemSql, ids, base);

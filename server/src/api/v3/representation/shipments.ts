@@ -6,8 +6,8 @@ import { schema, type Db } from '../../../platform/db/index.ts';
 import type { ShipmentRow } from '../../../modules/shipments/service.ts';
 import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
 import { iso } from '../../../platform/time.ts';
-import { documents, inPage, isoText, manyText, oneText, pageArray, pageText, rendered, resource, type Parts } from './sql.ts';
-import { shipmentItemText } from './shipment-items.ts';
+import { documents, inPage, isoText, manyText, oneText, pageArray, pageText, resource, type Parts } from './sql.ts';
+import { shipmentItemSql } from './shipment-items.ts';
 
 const { shipments, shipmentItems } = schema;
 
@@ -46,40 +46,40 @@ export function shipmentResource(s: ShipmentRow, itemIds: number[], base: string
   };
 }
 
-const shipmentText = rendered(
-  'shipment',
-  resource(Shipment, shipments.id, 'shipments', {
-    attributes: {
-      status: shipments.status,
-      readyToPickOn: isoText(shipments.readyToPickOn),
-      readyToShipOn: isoText(shipments.readyToShipOn),
-      shippedOn: isoText(shipments.shippedOn),
-      warehouseCode: shipments.warehouseCode,
-      weight: shipments.weight,
-      invoicingWeight: shipments.invoicingWeight,
-      basketPicture: shipments.basketPicture,
-      returnLabel: shipments.returnLabel,
-      metadata: shipments.metadata,
-      tracking: shipments.tracking,
-      colli: shipments.colli,
-    },
-    relationships: {
-      order: oneText('order', shipments.orderId),
-      orderType: oneText('orderType', shipments.orderTypeId),
-      shipmentItems: manyText('shipmentItem', shipmentItems.id, shipmentItems.shipmentId, shipments.id),
-      shippingMethod: oneText('shippingMethod', shipments.shippingMethodId),
-    },
-  }),
-);
+const shipmentSql = resource(Shipment, shipments.id, 'shipments', {
+  attributes: {
+    status: shipments.status,
+    readyToPickOn: isoText(shipments.readyToPickOn),
+    readyToShipOn: isoText(shipments.readyToShipOn),
+    shippedOn: isoText(shipments.shippedOn),
+    warehouseCode: shipments.warehouseCode,
+    weight: shipments.weight,
+    invoicingWeight: shipments.invoicingWeight,
+    basketPicture: shipments.basketPicture,
+    returnLabel: shipments.returnLabel,
+    metadata: shipments.metadata,
+    tracking: shipments.tracking,
+    colli: shipments.colli,
+  },
+  relationships: {
+    order: oneText('order', shipments.orderId),
+    orderType: oneText('orderType', shipments.orderTypeId),
+    shipmentItems: manyText('shipmentItem', shipmentItems.id, shipmentItems.shipmentId),
+    shippingMethod: oneText('shippingMethod', shipments.shippingMethodId),
+  },
+});
 
-function shipmentParts(withItems: boolean): Parts {
-  const items = sql`select ${shipmentItemText}, 0, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
-  return { data: pageArray(shipmentText, shipments.id), included: withItems ? [items] : [] };
-}
+const items = sql`select ${shipmentItemSql.json}, 0, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
+/** The kinds of shipment pages, each rendered once (sql.ts): with or without items, and a list page that ends early rather than include more items than the per-page bound. */
+const shipmentParts = {
+  alone: { data: pageArray(shipmentSql), included: [] },
+  withItems: { data: pageArray(shipmentSql), included: [items] },
+  listWithItems: { data: pageArray(shipmentSql), included: [items], itemsOwner: shipmentItems.shipmentId },
+} satisfies Record<string, Parts>;
 
 /** The shipments whose ids `ids` selects, with their items when `withItems`. */
 export const shipmentDocuments = (db: Db, ids: IdQuery, withItems: boolean, base: string) =>
-  documents(db, base, ids, shipmentParts(withItems));
+  documents(db, base, ids, withItems ? shipmentParts.withItems : shipmentParts.alone);
 /** A list page of shipments; with their items included, it ends early rather than include more than the per-page bound. */
 export const shipmentPageText = (db: Db, ids: IdQuery, withItems: boolean, base: string) =>
-  pageText(db, base, ids, shipmentParts(withItems), withItems ? shipmentItems.shipmentId : undefined);
+  pageText(db, base, ids, withItems ? shipmentParts.listWithItems : shipmentParts.alone);

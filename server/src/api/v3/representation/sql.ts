@@ -8,57 +8,94 @@
 // The JSON is concatenated text rather than json_build_object: PostgreSQL looks up the type of every argument of
 // json_build_object on every call, which made the nested identifiers of a page cost four times as much. Strings go
 // through to_json (escaping); integers and booleans through their text form, which is JSON already; numerics without
-// trailing zeros (trim_scale), and jsonb rebuilt member by member in the contract's order (see fromJsonb).
+// trailing zeros (trim_scale), and jsonb rebuilt member by member in the contract's order (see fromJsonb). Adjacent
+// constants are merged into one literal, so a resource is one `||` chain with a term per value.
+//
+// Relationships to other tables' rows (an order's items, attachments and pick-up point, a shipment's items) come from
+// one grouped aggregate per table over the page's ids, joined to the page by id: a subquery per resource and
+// relationship cost PostgreSQL an index scan and a sort each, half of a page's time. The aggregates are materialized
+// CTEs: a prepared statement's generic plan guesses a page of one row and joins by nested loop, which would otherwise
+// aggregate the whole page again for each of its resources.
 //
 // A resource is the same bytes wherever it appears: these pages are sent as the database writes them, single reads
 // go through the response serializer (the contract's property order, JSON.stringify's spelling of strings and
 // numbers). So every object here is written in the contract's property order and compact, like the serializer.
 //
-// The resource expressions are rendered to SQL text once; a request only adds its own page query and the base of
-// its links (a `request` CTE the expressions read, so they carry no parameters).
+// The resource expressions are rendered to SQL text once, and so is the statement of each kind of page around its
+// page query; a request only renders its own page query and binds the base of its links (a `request` CTE the
+// expressions read, so they carry no parameters).
 import { getTableColumns, getTableName, is, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { limits } from '@shopapi/contract';
-import { dialect, queryRows, type Db } from '../../../platform/db/index.ts';
+import { dialect, queryText, type Db } from '../../../platform/db/index.ts';
 import type { IdQuery, ResourceObject } from './resource.ts';
 
-/** A column (turned into JSON text by its type) or an SQL expression that is JSON text already, never NULL. */
-type Value = SQL | AnyPgColumn;
+/** JSON text in parts: constants of this file (never a value from a request) and SQL expressions of type text. */
+type Piece = string | SQL;
+
+/** A relationship read from the rows of another table whose `owner` column points to the resource (see `joins`). */
+interface Related {
+  related: 'many' | 'one';
+  type: string;
+  id: AnyPgColumn;
+  owner: AnyPgColumn;
+}
+/** A column (turned into JSON text by its type), an SQL expression that is JSON text already (never NULL), or a relationship to another table. */
+type Value = SQL | AnyPgColumn | Related;
+
+const isRelated = (value: Value): value is Related => !is(value, SQL) && 'related' in value;
 
 /** A constant of this file as an SQL string literal; never a value from a request. */
 const text = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
+
+/** The pieces as one text expression: adjacent constants merged, the rest joined with `||`. */
+function concatenated(pieces: Piece[]): SQL {
+  const merged: Piece[] = [];
+  for (const piece of pieces) {
+    const last = merged.length - 1;
+    if (typeof piece === 'string' && typeof merged[last] === 'string') merged[last] += piece;
+    else merged.push(piece);
+  }
+  const [only] = merged;
+  if (merged.length === 1) return typeof only === 'string' ? text(only) : only;
+  return sql`(${sql.join(
+    merged.map((piece) => (typeof piece === 'string' ? text(piece) : piece)),
+    sql` || `,
+  )})`;
+}
+
 /** The same text as Date#toISOString (milliseconds, UTC, Z), quoted; both truncate microseconds. */
 export const isoText = (column: AnyPgColumn) =>
   sql`coalesce('"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
-function json(value: Value): SQL {
-  if (is(value, SQL)) return value;
-  switch (value.dataType) {
+/** A column's value as JSON text (its text form where that is JSON), `null` for NULL. */
+function columnJson(column: AnyPgColumn): SQL {
+  const orNull = (value: SQL) => (column.notNull ? value : sql`coalesce(${value}, 'null')`);
+  switch (column.dataType) {
     // numeric(14,2) prints 12.50 where JSON.stringify prints 12.5.
     case 'number':
-      return value.getSQLType().startsWith('numeric')
-        ? sql`coalesce(trim_scale(${value})::text, 'null')`
-        : sql`coalesce(${value}::text, 'null')`;
+      return orNull(column.getSQLType().startsWith('numeric') ? sql`trim_scale(${column})::text` : sql`${column}::text`);
     case 'boolean':
-      return sql`coalesce(${value}::text, 'null')`;
+      return orNull(sql`${column}::text`);
     case 'date':
-      return isoText(value);
+      return isoText(column);
     default:
-      return sql`coalesce(to_json(${value})::text, 'null')`;
+      return orNull(sql`to_json(${column})::text`);
   }
 }
-function object(fields: Record<string, Value>): SQL {
-  const members = Object.entries(fields).map(
-    ([key, value], index) => sql`${text(`${index ? ',' : '{'}${JSON.stringify(key)}:`)} || ${json(value)}`,
-  );
-  return members.length ? sql`(${sql.join(members, sql` || `)} || '}')` : text('{}');
+function object(fields: Record<string, Piece[]>): Piece[] {
+  const entries = Object.entries(fields);
+  if (!entries.length) return ['{}'];
+  return [...entries.flatMap(([key, value], index) => [`${index ? ',' : '{'}${JSON.stringify(key)}:`, ...value]), '}'];
 }
-export const identifierText = (type: string, id: AnyPgColumn) => sql`${text(`{"type":${JSON.stringify(type)},"id":`)} || ${id} || '}'`;
+const identifier = (type: string, id: SQL | AnyPgColumn): Piece[] => [`{"type":${JSON.stringify(type)},"id":`, sql`${id}::text`, '}'];
+/** A to-one relationship whose id is a column of the resource's row. */
 export const oneText = (type: string, id: AnyPgColumn) =>
-  sql`case when ${id} is null then '{"data":null}' else '{"data":' || ${identifierText(type, id)} || '}' end`;
-/** A to-many relationship: the ids of the rows of `id`'s table whose `owner` column points to `ownerId`, by id. */
-export const manyText = (type: string, id: AnyPgColumn, owner: AnyPgColumn, ownerId: AnyPgColumn) =>
-  sql`'{"data":[' || coalesce((select string_agg(${identifierText(type, id)}, ',' order by ${id}) from ${id.table} where ${owner} = ${ownerId}), '') || ']}'`;
+  sql`case when ${id} is null then '{"data":null}' else ${concatenated(['{"data":', ...identifier(type, id), '}'])} end`;
+/** A to-many relationship: the rows of `id`'s table whose `owner` column points to the resource, by id. */
+export const manyText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Related => ({ related: 'many', type, id, owner });
+/** A to-one relationship held by the other side: the row of `id`'s table whose `owner` column (unique) points to the resource. */
+export const ownedOneText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Related => ({ related: 'one', type, id, owner });
 
 type SchemaNode = TSchema & { type?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
 let elementAliases = 0;
@@ -72,9 +109,14 @@ function fromJsonb(value: SQL, schema: SchemaNode): SQL {
   if (!structured) return sql`coalesce((${value})::text, 'null')`;
   const shaped =
     structured.type === 'object'
-      ? object(
-          Object.fromEntries(
-            Object.entries(structured.properties ?? {}).map(([key, member]) => [key, fromJsonb(sql`(${value} -> ${text(key)})`, member)]),
+      ? concatenated(
+          object(
+            Object.fromEntries(
+              Object.entries(structured.properties ?? {}).map(([key, member]) => [
+                key,
+                [fromJsonb(sql`(${value} -> ${text(key)})`, member)],
+              ]),
+            ),
           ),
         )
       : arrayFromJsonb(value, structured.items ?? ({} as SchemaNode));
@@ -96,6 +138,39 @@ export function columnsOf(table: PgTable, attributes: TObject): Record<string, A
 }
 
 /**
+ * A resource type's SQL, rendered once: `json`, the resource object of a row of `id`'s table as JSON text, and the
+ * grouped aggregates its relationships to other tables read (`related`, CTEs, and their `joins`). Those aggregate over
+ * the page's ids, so a type with relationships to other tables is written only as the data of a page (`pageArray`);
+ * an included type has none.
+ */
+export interface ResourceSql {
+  id: AnyPgColumn;
+  json: SQL;
+  related?: { ctes: SQL; joins: SQL };
+}
+
+/** One grouped aggregate per relationship held by another table, over the page's ids, joined by the resource's id. */
+function joined(name: string, { related, type, id, owner }: Related, resourceId: AnyPgColumn) {
+  const alias = sql.raw(`"related_${name}"`);
+  const rows = sql`from ${id.table} where ${owner} in (select id from page)`;
+  const join = sql`left join ${alias} on ${alias}.owner = ${resourceId}`;
+  // The identifiers come sorted from a subquery instead of `string_agg(... order by id)`, which sorts each group on its
+  // own (PostgreSQL 15): a hundred small sorts cost more than the rest of the page. string_agg takes its rows in the
+  // subquery's order, sorted by owner and id, which grouping by owner keeps.
+  if (related === 'many')
+    return {
+      cte: sql`${alias} as materialized (select owner, string_agg(identifier, ',') as json from (select ${owner} as owner, ${concatenated(identifier(type, id))} as identifier ${rows} order by ${owner}, ${id}) as sorted group by owner)`,
+      join,
+      value: concatenated(['{"data":[', sql`coalesce(${alias}.json, '')`, ']}']),
+    };
+  return {
+    cte: sql`${alias} as materialized (select ${owner} as owner, ${id} as id ${rows})`,
+    join,
+    value: sql`case when ${alias}.id is null then '{"data":null}' else ${concatenated(['{"data":', ...identifier(type, sql`${alias}.id`), '}'])} end`,
+  };
+}
+
+/**
  * A resource object: type, id, attributes, relationships and links. Its attribute and relationship names must be the
  * contract's, exactly: the list pages send this JSON as it comes from the database, without the response schema's
  * serializer in between, so a name added on one side only stops the server at start instead of reaching clients.
@@ -105,7 +180,7 @@ export function resource(
   id: AnyPgColumn,
   path: string,
   parts: { attributes: Record<string, Value>; relationships?: Record<string, Value> },
-): SQL {
+): ResourceSql {
   const type = (contract.properties.type as unknown as { const: string }).const;
   const members = (part: 'attributes' | 'relationships') =>
     ((contract.properties[part] as TObject | undefined)?.properties ?? {}) as Record<string, SchemaNode>;
@@ -116,28 +191,47 @@ export function resource(
       .join();
     if (built !== expected) throw new Error(`${type} ${part}: built [${built}], the contract has [${expected}]`);
   }
+  const related: { cte: SQL; join: SQL }[] = [];
   // In the contract's order, as the serializer writes single reads; a jsonb column takes the shape of its attribute.
   const inContractOrder = (part: 'attributes' | 'relationships', built: Record<string, Value>) =>
     object(
       Object.fromEntries(
-        Object.entries(members(part)).map(([key, member]) => {
+        Object.entries(members(part)).map(([key, member]): [string, Piece[]] => {
           const value = built[key];
-          return [key, !is(value, SQL) && value.dataType === 'json' ? fromJsonb(sql`${value}`, member) : value];
+          if (isRelated(value)) {
+            const { value: json, ...aggregate } = joined(key, value, id);
+            related.push(aggregate);
+            return [key, [json]];
+          }
+          if (is(value, SQL)) return [key, [value]];
+          return [key, [value.dataType === 'json' ? fromJsonb(sql`${value}`, member) : columnJson(value)]];
         }),
       ),
     );
-  return object({
-    type: text(JSON.stringify(type)),
-    id,
-    attributes: inContractOrder('attributes', parts.attributes),
-    ...(parts.relationships ? { relationships: inContractOrder('relationships', parts.relationships) } : {}),
-    // The request CTE holds the base as the start of a JSON string (quoted and escaped, no closing quote).
-    links: sql`'{"self":' || (select base from request) || ${text(`/v3/${path}/`)} || ${id} || '"}'`,
-  });
+  const json = concatenated(
+    object({
+      type: [JSON.stringify(type)],
+      id: [columnJson(id)],
+      attributes: inContractOrder('attributes', parts.attributes),
+      ...(parts.relationships ? { relationships: inContractOrder('relationships', parts.relationships) } : {}),
+      // The request CTE holds the base as the start of a JSON string (quoted and escaped, no closing quote).
+      links: ['{"self":', sql`(select base from request)`, `/v3/${path}/`, sql`${id}::text`, '"}'],
+    }),
+  );
+  if (!related.length) return { id, json: rendered(type, json) };
+  const ctes = sql.join(
+    related.map((r) => r.cte),
+    sql`, `,
+  );
+  const joins = sql.join(
+    related.map((r) => r.join),
+    sql` `,
+  );
+  return { id, json: rendered(type, json), related: { ctes: rendered(type, ctes), joins: rendered(type, joins) } };
 }
 
 /** A resource expression as SQL text, rendered once with the casing the database handles use. */
-export function rendered(name: string, expression: SQL): SQL {
+function rendered(name: string, expression: SQL): SQL {
   const query = dialect.sqlToQuery(expression);
   if (query.params.length) throw new Error(`the ${name} expression must not bind parameters`);
   return sql.raw(query.sql);
@@ -158,38 +252,60 @@ export interface PageText {
   cut: boolean;
 }
 
-/** `data`: the resources as JSON text; `included`: rows (resource, owner, part, id), grouped by owner and part. */
+/**
+ * A kind of page: `data`, the page's resources as JSON text; `included`, rows (resource, owner, part, id), grouped by
+ * owner and part; `itemsOwner`, when the page includes items, the column of the items' table that points to the
+ * page's resources, so the page can end early (`cutByItems`).
+ */
 export interface Parts {
   data: SQL;
   included: SQL[];
+  itemsOwner?: AnyPgColumn;
 }
 
 /**
- * The rows `ids` selects, up to the last one whose items (rows of `owner`'s table) still fit in
- * `limits.includedItemsMaxPerPage` together with those before it; the first row always stays. `candidates` is how many
- * rows `ids` selected, so the statement can tell whether the page was cut.
+ * The rows `selected` holds, up to the last one whose items (rows of `owner`'s table) still fit in
+ * `limits.includedItemsMaxPerPage` together with those before it; the first row always stays.
  */
-const cutByItems = (ids: IdQuery, owner: AnyPgColumn) => sql`select id, candidates from (
-    select id, count(*) over () as candidates, row_number() over (order by id) as position,
-           sum(items) over (order by id rows unbounded preceding) as running
-    from (select c.id, (select count(*) from ${owner.table} where ${owner} = c.id) as items from (${ids}) as c) as counted
-  ) as cut where position = 1 or running <= ${sql.raw(String(limits.includedItemsMaxPerPage))}`;
+const cutByItems = (owner: AnyPgColumn) => sql`with counted as materialized (
+      select ${owner} as owner, count(*) as items from ${owner.table} where ${owner} in (select id from selected) group by ${owner}
+    )
+    select id from (
+      select s.id, row_number() over (order by s.id) as position,
+             sum(coalesce(n.items, 0)) over (order by s.id rows unbounded preceding) as running
+      from selected as s left join counted as n on n.owner = s.id
+    ) as cut where position = 1 or running <= ${sql.raw(String(limits.includedItemsMaxPerPage))}`;
 
-function statement(base: string, ids: IdQuery, { data, included }: Parts, itemsOwner?: AnyPgColumn): SQL {
+/**
+ * The statement of a kind of page, rendered once around its page query (`selected`) and the base of its links: the
+ * page's ids and how many the page query selected (when the page can end early) come out as text with the JSON.
+ */
+interface Statement {
+  beforeBase: SQL;
+  beforeIds: SQL;
+  afterIds: SQL;
+}
+const statementOf = madeOnce((parts: Parts): Statement => {
+  const { data, included, itemsOwner } = parts;
   const none = sql`select null::text, 0, 0, 0 where false`;
-  const openLink = JSON.stringify(base).slice(0, -1);
-  const page = itemsOwner ? cutByItems(ids, itemsOwner) : ids;
-  const cut = itemsOwner ? sql`(select coalesce(max(candidates), 0) > count(*) from page)` : sql`false`;
-  return sql`with request(base) as (select ${openLink}::text), page as (${page})
+  const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id from selected`})
     select ${data} as data,
            coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]') as included,
-           (select coalesce(json_agg(json_build_object('id', id) order by id), '[]'::json) from page) as ids,
-           ${cut} as cut`;
-}
+           (select string_agg(id::text, ',' order by id) from page) as ids,
+           ${itemsOwner ? sql`(select count(*)::text from selected)` : sql`null::text`} as selected`;
+  return {
+    beforeBase: sql.raw('with request(base) as (select '),
+    beforeIds: sql.raw('::text), selected as ('),
+    afterIds: rendered('page', after),
+  };
+});
 
-export async function pageText(db: Db, base: string, ids: IdQuery, parts: Parts, itemsOwner?: AnyPgColumn): Promise<PageText> {
-  const [row] = await queryRows<PageText>(db, statement(base, ids, parts, itemsOwner));
-  return row;
+export async function pageText(db: Db, base: string, ids: IdQuery, parts: Parts): Promise<PageText> {
+  const { beforeBase, beforeIds, afterIds } = statementOf(parts);
+  const openLink = JSON.stringify(base).slice(0, -1);
+  const [[data, included, idList, selected]] = await queryText(db, sql`${beforeBase}${openLink}${beforeIds}${ids}${afterIds}`);
+  const pageIds = idList ? idList.split(',').map((id) => ({ id: Number(id) })) : [];
+  return { data: data ?? '[]', included: included ?? '[]', ids: pageIds, cut: selected !== null && Number(selected) > pageIds.length };
 }
 
 export async function documents(db: Db, base: string, ids: IdQuery, parts: Parts): Promise<Documents> {
@@ -197,21 +313,39 @@ export async function documents(db: Db, base: string, ids: IdQuery, parts: Parts
   return { data: JSON.parse(page.data) as ResourceObject[], included: JSON.parse(page.included) as ResourceObject[] };
 }
 
-/** The bytes of a document whose members are JSON text already (the list pages: the database's JSON is sent as it is). */
-export const documentBody = (members: Record<string, string>) =>
-  Buffer.from(
-    `{${Object.entries(members)
-      .map(([name, json]) => `${JSON.stringify(name)}:${json}`)
-      .join(',')}}`,
-  );
+/**
+ * The bytes of a document whose members are JSON text already (the list pages: the database's JSON is sent as it is),
+ * written once into one buffer. Text that is ASCII (byte length = length: what these pages are, unless a value has
+ * other characters) is copied byte for byte; Buffer.from's UTF-8 encoding of the same text cost about ten times as
+ * much, and joining the members into one string first copied a page once more (bench/RESULTS.md).
+ */
+export function documentBody(members: Record<string, string>): Buffer {
+  const parts = Object.entries(members).flatMap(([name, json], index) => [`${index ? ',' : '{'}${JSON.stringify(name)}:`, json]);
+  parts.push('}');
+  const lengths = parts.map((part) => Buffer.byteLength(part));
+  const body = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+  let offset = 0;
+  for (const [index, part] of parts.entries()) offset += body.write(part, offset, lengths[index] === part.length ? 'latin1' : 'utf8');
+  return body;
+}
 
 export const inPage = (column: AnyPgColumn) => sql`${column} in (select id from page)`;
 
-/** The resources of `id`'s table on the page, as a JSON array in id order. */
-export const pageArray = (expression: SQL, id: AnyPgColumn) =>
-  sql`coalesce((select '[' || string_agg(${expression}, ',' order by ${id}) || ']' from ${id.table} where ${inPage(id)}), '[]')`;
+/** The resources of the page, as a JSON array in id order. */
+export const pageArray = ({ id, json, related }: ResourceSql) =>
+  sql`coalesce((${related ? sql`with ${related.ctes} ` : sql``}select '[' || string_agg(${json}, ',' order by ${id}) || ']' from ${id.table} ${related?.joins ?? sql``} where ${inPage(id)}), '[]')`;
 
 /** The resources of one table whose ids `ids` selects, in id order, with nothing included. */
-export async function tableDocuments(db: Db, expression: SQL, id: AnyPgColumn, ids: IdQuery, base: string): Promise<ResourceObject[]> {
-  return (await documents(db, base, ids, { data: pageArray(expression, id), included: [] })).data;
+export async function tableDocuments(db: Db, resourceSql: ResourceSql, ids: IdQuery, base: string): Promise<ResourceObject[]> {
+  return (await documents(db, base, ids, tableParts(resourceSql))).data;
+}
+const tableParts = madeOnce((resourceSql: ResourceSql): Parts => ({ data: pageArray(resourceSql), included: [] }));
+
+/** `make`, called once per key: the parts of a kind of page are the same object each time, so its statement is rendered once. */
+export function madeOnce<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key) as V;
+  };
 }
