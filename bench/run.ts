@@ -7,7 +7,7 @@ import { startCluster } from '../server/test/support/postgres-cluster.ts';
 import { machine, repository, seconds } from './lib.ts';
 import { resultsFile, writeSection } from './results-file.ts';
 import { benchLists, listHeader } from './lists.ts';
-import { benchCreate } from './create.ts';
+import { benchCreate, createIntro } from './create.ts';
 import { benchScale } from './scale.ts';
 import { benchMulti } from './multi.ts';
 import { benchWebhooks } from './webhooks.ts';
@@ -65,7 +65,7 @@ try {
   await scenario(
     'create',
     '2. Creating orders',
-    `\`POST /v3/orders\` with full validation (contract schema, order type, SKUs, duplicate check) on PostgreSQL with fsync on; ${seconds} s, 10 connections; autocannon's setupRequest gives every request a new externalOrderNumber.`,
+    createIntro,
     async () => benchCreate(await database('bench_create')),
   );
   await scenario(
