@@ -1,6 +1,6 @@
 // Compressed answers: the portal's files and the API's answers (also the order list, sent as a prebuilt Buffer) come
 // in br or gzip when the client accepts it, and decompress to exactly the uncompressed answer.
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +20,18 @@ const build = mkdtempSync(join(tmpdir(), 'portal-build-'));
 const script = `// a portal chunk\n${Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n')}\n`;
 
 const decoders: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
+/** The build's Brotli copy of a page (portal/plugins/precompress), at the quality the server does not use on the fly. */
+const page = `<html><body>${'<p>the docs</p>'.repeat(200)}</body></html>`;
+const pageBrotli = brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } });
 
 beforeAll(async () => {
   writeFileSync(join(build, 'index.html'), '<html><body>home</body></html>');
   mkdirSync(join(build, 'assets'));
   writeFileSync(join(build, 'assets', 'main.js'), script);
+  writeFileSync(join(build, 'assets', 'other.js'), script);
+  mkdirSync(join(build, 'docs'));
+  writeFileSync(join(build, 'docs', 'index.html'), page);
+  writeFileSync(join(build, 'docs', 'index.html.br'), pageBrotli);
   database = await openDatabase({ inMemory: true });
   app = await buildApp({ db: database.db, config: loadConfig({ logLevel: 'silent' }), logger: false, portalDir: build });
   const client = await createClient(database.db, { username: 'demo', password: 'demo-password-123' });
@@ -93,6 +100,28 @@ describe('compressed answers', () => {
 
   it('prefers br when both are accepted', async () => {
     expect((await get('/assets/main.js', 'gzip, br')).headers['content-encoding']).toBe('br');
+  });
+
+  it("sends the build's Brotli copy of a file as it is, and compresses the file itself for a client without br", async () => {
+    const brotli = await get('/docs/', 'gzip, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.rawPayload.equals(pageBrotli)).toBe(true);
+    const gzip = await get('/docs/', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(page);
+    expect((await get('/docs/')).body).toBe(page);
+  });
+
+  it("lets browsers keep the build's content-named scripts for good, and revalidate its pages", async () => {
+    // With and without a Brotli copy of its own, and to a client that takes only gzip or nothing.
+    writeFileSync(join(build, 'assets', 'main.js.br'), brotliCompressSync(script));
+    for (const encoding of ['br', 'gzip', undefined]) {
+      for (const asset of ['/assets/main.js', '/assets/other.js']) {
+        expect((await get(asset, encoding)).headers['cache-control'], `${asset} ${encoding}`).toBe('public, max-age=31536000, immutable');
+      }
+      expect((await get('/docs/', encoding)).headers['cache-control'], `/docs/ ${encoding}`).toBe('public, max-age=0');
+    }
   });
 
   it('leaves request bodies as sent: a gzip-encoded token request is not inflated into a valid one', async () => {
