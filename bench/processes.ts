@@ -11,6 +11,8 @@ export interface Sandbox {
 
 /** How the server is started: what `npm start` runs, the bundle alone, or the TypeScript sources through tsx. */
 export const startCommands = {
+  /** `npm start` itself: npm's own start-up, then scripts/start.mjs. */
+  npm: ['npm', 'start', '--silent'],
   npmStart: ['node', 'scripts/start.mjs'],
   bundle: ['node', 'server/dist/cli.mjs', 'start'],
   sources: ['node', '--import', 'tsx', 'server/src/cli.ts', 'start'],

@@ -62,12 +62,7 @@ try {
       ...(await benchLists('PGlite (in memory, in the server process)', undefined)),
     ],
   );
-  await scenario(
-    'create',
-    '2. Creating orders',
-    createIntro,
-    async () => benchCreate(await database('bench_create')),
-  );
+  await scenario('create', '2. Creating orders', createIntro, async () => benchCreate(await database('bench_create')));
   await scenario(
     'scale',
     '3. Scale: 10 thousand to 1 million orders',
