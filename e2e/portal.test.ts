@@ -92,6 +92,10 @@ describe('routes', () => {
       const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
       const { context, page } = await open(`/specs/${version}/`);
       const sidebar = page.locator('.theme-doc-sidebar-menu');
+      // Each tag's category starts collapsed: open them all, as a reader would.
+      const collapsed = sidebar.locator('button.menu__caret[aria-expanded="false"]');
+      expect(await collapsed.count()).toBeGreaterThan(0);
+      while ((await collapsed.count()) > 0) await collapsed.first().click();
       const labels = await sidebar.locator('a.menu__link').allTextContents();
       for (const summary of summaries) expect(labels, `${version}: ${summary}`).toContain(summary);
       const hrefs = await sidebar
