@@ -146,7 +146,7 @@ describe('routes', () => {
 
   test("the try-it's modules load once its panel comes into view: never on a guide, not before scrolling on a phone", async () => {
     const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
-    // The try-it's chunk is the one that carries postman-collection (request building, with faker behind it).
+    // The try-it's chunk is the one that carries postman-collection (request building).
     const tryItScripts: string[] = [];
     context.on('response', async (response) => {
       if (response.request().resourceType() === 'script' && (await response.text()).includes('postman')) tryItScripts.push(response.url());

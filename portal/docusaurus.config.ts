@@ -11,6 +11,7 @@ import openapiStorageUtils from './plugins/openapi-storage-utils';
 import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
+import tryItWithoutFaker from './plugins/try-it-without-faker';
 
 /** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
 const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
@@ -109,6 +110,7 @@ const config: Config = {
     openapiCodeTabIcons,
     prismOnDemand,
     hydrationTransitions,
+    tryItWithoutFaker,
     precompress,
   ],
 
