@@ -55,7 +55,7 @@ try {
   await scenario(
     'lists',
     '1. List pages against a baseline in the same server',
-    `Each route is run for ${seconds} s with 10 connections, then its baseline for ${seconds} s, against the same server process (bench/serve.ts: \`buildApp\` plus \`GET /bench/baseline/*\`, registered by the benchmark only). A baseline sends the real page's document, captured at start, through the operation's response schema from the contract, so the ratio isolates authentication, the database queries and the mapping to resources. 200 orders (two items, two addresses each) and 200 shipments (two items each) are in the database.`,
+    `Each route is run for ${seconds} s with 10 connections, then its baseline for ${seconds} s, three rounds alternating after 3 s of each to warm up, against the same server process (bench/serve.ts: \`buildApp\` plus \`GET /bench/baseline/*\`, registered by the benchmark only). A baseline sends the real page's document, captured at start, through the operation's response schema from the contract, so the ratio isolates authentication, the database queries and the mapping to resources. 200 orders (two items, two addresses each) and 200 shipments (two items each) are in the database.`,
     async () => [
       ...listHeader,
       ...(await benchLists('PostgreSQL', await database('bench_lists'))),
