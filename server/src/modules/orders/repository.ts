@@ -1,9 +1,10 @@
 // Placing an order in one statement, written by hand: creating orders is the hottest write. The statement looks up
 // everything the order refers to and, when all of it is there, writes the order with its addresses, items and pick-up
 // point and returns the rows written, so a create costs one round trip. Its text is fixed (the order travels as one
-// JSON parameter, whatever its number of items), so on PostgreSQL each connection parses and plans it once (queryRows).
+// JSON parameter, whatever its number of items), so each PostgreSQL connection and the embedded database parse and plan
+// it once (queryText: planning this statement cost PGlite more than running it).
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows, schema } from '../../platform/db/index.ts';
+import { type Db, queryText, schema } from '../../platform/db/index.ts';
 
 const { orders, orderItems, addresses, pickUpPoints } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -135,7 +136,7 @@ export async function placeOrderRows(
   const { order, items } = placement;
   const document = JSON.stringify({ ...placement, items: items.map((item, position) => ({ ...item, position })) });
   const shippingMethodId = placement.shippingMethodId ?? null;
-  const [{ answer }] = await queryRows<{ answer: string }>(
+  const [[answer]] = await queryText(
     db,
     sql`with input as (
       select ${clientId}::int as client_id, ${document}::jsonb as doc, ${placement.orderTypeId}::int as order_type_id,
@@ -221,7 +222,7 @@ export async function placeOrderRows(
       'pickUpPoint', (select row_to_json(p) from pick_up_point p),
       'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer`,
   );
-  const found = JSON.parse(answer) as Answer;
+  const found = JSON.parse(answer!) as Answer;
   const references: OrderReferences = {
     ...(found.orderType === null ? {} : { orderType: { id: found.orderType } }),
     ...(found.shippingMethod === null ? {} : { shippingMethod: found.shippingMethod }),
