@@ -6,7 +6,19 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { type LoadResult, load, ms, orderDocument, packageVersion, ratio, repository, rps, startBenchServer } from './lib.ts';
+import {
+  type LoadResult,
+  load,
+  ms,
+  orderDocument,
+  packageVersion,
+  percentile,
+  ratio,
+  repository,
+  rps,
+  seconds,
+  startBenchServer,
+} from './lib.ts';
 
 interface Prism {
   url: string;
@@ -65,15 +77,47 @@ async function startPrism(): Promise<Prism> {
 
 const listRoute = '/v3/orders?include=orderItems&page[size]=100';
 
-const row = (what: string, database: string, ours: LoadResult, prism: LoadResult) =>
-  `| ${what} | ${database} | ${rps(ours.requestsPerSecond)} | ${ms(ours.p50)} | ${ms(ours.p99)} | ${(ours.bytesPerRequest / 1024).toFixed(1)} KB | ${rps(prism.requestsPerSecond)} | ${ms(prism.p50)} | ${ms(prism.p99)} | ${(prism.bytesPerRequest / 1024).toFixed(1)} KB | **${ratio(ours.requestsPerSecond, prism.requestsPerSecond)}** |`;
+const rounds = 3;
+const warmUpSeconds = Math.min(3, seconds);
+const median = (values: number[]) => percentile(values, 50);
 
 function assertAnswered(result: LoadResult, what: string) {
   if (result.non2xx || result.errors || !result.total)
     throw new Error(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors of ${result.total}`);
 }
 
-/** The create and list rows against Prism; each route and its Prism twin are loaded one after the other. */
+type Run = (duration?: number) => Promise<LoadResult>;
+
+/**
+ * Ours and Prism's twin, both warmed up, then `rounds` alternating rounds; the row gives each round's req/s and the
+ * ratio of the medians.
+ */
+async function compared(what: string, database: string, ours: Run, mock: Run): Promise<string> {
+  await ours(warmUpSeconds);
+  await mock(warmUpSeconds);
+  const runs: { ours: LoadResult; mock: LoadResult }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const pair = { ours: await ours(), mock: await mock() };
+    assertAnswered(pair.ours, what);
+    assertAnswered(pair.mock, `${what} on Prism`);
+    runs.push(pair);
+  }
+  const side = (pick: (pair: (typeof runs)[number]) => LoadResult) => {
+    const results = runs.map(pick);
+    return {
+      perRound: results.map((r) => rps(r.requestsPerSecond)).join(', '),
+      requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+      p50: median(results.map((r) => r.p50)),
+      p99: median(results.map((r) => r.p99)),
+      body: `${(results[0].bytesPerRequest / 1024).toFixed(1)} KB`,
+    };
+  };
+  const [a, b] = [side((pair) => pair.ours), side((pair) => pair.mock)];
+  const ratios = runs.map((pair) => (pair.ours.requestsPerSecond / pair.mock.requestsPerSecond).toFixed(2)).join(', ');
+  return `| \`${runs[0].ours.command}\` | ${database} | ${a.perRound} | ${ms(a.p50)} | ${ms(a.p99)} | ${a.body} | ${b.perRound} | ${ms(b.p50)} | ${ms(b.p99)} | ${b.body} | ${ratios} | **${ratio(a.requestsPerSecond, b.requestsPerSecond)}** |`;
+}
+
+/** The create and list rows against Prism. */
 export async function benchPrism(postgresUrl: string): Promise<string[]> {
   const prism = await startPrism();
   const rows: string[] = [];
@@ -88,19 +132,26 @@ export async function benchPrism(postgresUrl: string): Promise<string[]> {
         const prefix = `P-${Date.now().toString(36)}`;
         const body = () => JSON.stringify(orderDocument(server.client, `${prefix}-${++n}`));
         if (database === 'PostgreSQL') {
-          console.log('prism: create, ours then Prism');
-          const ours = await load({ url: `${server.url}/v3/orders`, method: 'POST', token: server.token, label: 'create', body });
-          const mock = await load({ url: `${prism.url}/v3/orders`, method: 'POST', token: 'bench', label: 'create (prism)', body });
-          assertAnswered(ours, 'POST /v3/orders');
-          assertAnswered(mock, 'POST /v3/orders on Prism');
-          rows.push(row(`\`${ours.command}\``, database, ours, mock));
+          console.log('prism: create, ours and Prism');
+          rows.push(
+            await compared(
+              'POST /v3/orders',
+              database,
+              (duration) => load({ url: `${server.url}/v3/orders`, method: 'POST', token: server.token, label: 'create', body, duration }),
+              (duration) =>
+                load({ url: `${prism.url}/v3/orders`, method: 'POST', token: 'bench', label: 'create (prism)', body, duration }),
+            ),
+          );
         }
-        console.log(`prism: list on ${database}, ours then Prism`);
-        const ours = await load({ url: server.url + listRoute, token: server.token, label: 'list' });
-        const mock = await load({ url: prism.url + listRoute, token: 'bench', label: 'list (prism)' });
-        assertAnswered(ours, listRoute);
-        assertAnswered(mock, `${listRoute} on Prism`);
-        rows.push(row(`\`${ours.command}\``, database, ours, mock));
+        console.log(`prism: list on ${database}, ours and Prism`);
+        rows.push(
+          await compared(
+            listRoute,
+            database,
+            (duration) => load({ url: server.url + listRoute, token: server.token, label: 'list', duration }),
+            (duration) => load({ url: prism.url + listRoute, token: 'bench', label: 'list (prism)', duration }),
+          ),
+        );
       } finally {
         await server.stop();
       }
@@ -111,8 +162,8 @@ export async function benchPrism(postgresUrl: string): Promise<string[]> {
   return [
     `Prism ${packageVersion('@stoplight/prism-cli')}: \`prism mock contract/openapi/v3.json\`, its log written to a file (tmp/bench-prism.log).`,
     '',
-    '| Request | Our database | Ours req/s | p50 | p99 | Body | Prism req/s | p50 | p99 | Body | Ratio ours/Prism (req/s) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Request | Our database | Ours req/s per round | p50 (median) | p99 (median) | Body | Prism req/s per round | p50 (median) | p99 (median) | Body | Ratio per round | Ratio of the medians (req/s) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ];
 }
