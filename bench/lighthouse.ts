@@ -14,6 +14,7 @@ import puppeteer from 'puppeteer-core';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/platform/db/index.ts';
+import { chromiumFlags } from '../e2e/browser.ts';
 import { JSONAPI, orderDocument, seedClient, seedOrders } from './lib.ts';
 import { writeSection } from './results-file.ts';
 
@@ -21,15 +22,6 @@ const repository = path.resolve(import.meta.dirname, '..');
 const only = process.env.LIGHTHOUSE_ONLY;
 const repeat = Number(process.env.LIGHTHOUSE_REPEAT ?? 3);
 const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const chromeFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const portalRoutes = ['/docs', '/specs/v3/', '/specs/v3/create-order'];
 // The portal is dark unless the reader picks light; the query string sets light, as the navbar switch would.
@@ -87,7 +79,7 @@ async function cliRun(url: string, formFactor: 'mobile' | 'desktop', attempt = 1
         '--output=json',
         `--output-path=${report}`,
         `--only-categories=${portalCategories.join(',')}`,
-        `--chrome-flags=${chromeFlags.join(' ')} --user-data-dir=${profile}`,
+        `--chrome-flags=${chromiumFlags.join(' ')} --user-data-dir=${profile}`,
         ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
       ],
       { cwd: repository, env: { ...process.env, CHROME_PATH: chromium } },
@@ -192,7 +184,7 @@ async function consoleSection(): Promise<string> {
   const browser = await puppeteer.launch({
     executablePath: chromium,
     headless: true,
-    args: chromeFlags.filter((flag) => flag !== '--headless'),
+    args: chromiumFlags.filter((flag) => flag !== '--headless'),
   });
   const rows: string[] = [];
   try {

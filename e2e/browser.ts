@@ -1,20 +1,19 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+/** Headless, and every feature that could call home switched off (the benchmarks launch Chromium with them too). */
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** Debian's Chromium, headless, with every feature that could call home switched off. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: chromiumFlags });
 }
 
 /** Types `term` into the site search (once its index has loaded), picks the suggestion titled `title` and waits for its page. */
