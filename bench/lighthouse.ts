@@ -60,6 +60,9 @@ const environment = `${new Date().toISOString().slice(0, 10)}, Node ${process.ve
   .trim()
   .replace(/^Chromium /, '')}`;
 
+/** Runs Lighthouse could not record and made again, for the table. */
+let retries = 0;
+
 /**
  * One Lighthouse run of the CLI over `url`, in a new browser profile. Asynchronous, so that this process keeps serving
  * the pages it asks for. Lighthouse now and then fails to record the trace of a load ("NO_NAVSTART ... run Lighthouse
@@ -93,7 +96,6 @@ async function cliRun(url: string, formFactor: 'mobile' | 'desktop', attempt = 1
   }
   return JSON.parse(readFileSync(report, 'utf8')) as Report;
 }
-let retries = 0;
 
 async function portalSection(): Promise<string> {
   const rows: string[] = [];

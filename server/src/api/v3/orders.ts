@@ -13,49 +13,22 @@ import {
   orderPage,
   pickUpPointById,
   placeOrder,
-  type PlacedOrder,
   requireOrder,
   updateOrder,
 } from '../../modules/orders/service.ts';
 import {
   addressDocuments,
+  createdOrderDocument,
   documentBody,
   orderDocuments,
   orderItemDocuments,
   orderPageText,
   pickUpPointDocuments,
 } from './representation/index.ts';
-// The mappers of the created order's rows; representation/index.ts exports their SQL documents only.
-import { addressResource } from './representation/addresses.ts';
-import { orderItemResource } from './representation/order-items.ts';
-import { orderResource } from './representation/orders.ts';
-import { pickUpPointResource } from './representation/pick-up-points.ts';
-import type { ResourceObject } from './representation/resource.ts';
 import type { AppContext } from '../shared/context.ts';
 import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
 import { attributesPointer, locatedWarnings, locating } from './problem-pointers.ts';
 import { domainError } from '../../platform/errors.ts';
-
-/**
- * The answer to a create, from the rows placeOrder wrote, through the representation's mappers (the definitions its SQL
- * is held to) and in the order orderDocuments gives: items, delivery address, billing address (once), pick-up point.
- * It saves reading the order back; server/test/orders.test.ts holds it equal to GET /v3/orders/{id}.
- */
-function createdOrderDocument(placed: PlacedOrder, include: ReadonlySet<string>, base: string) {
-  const { order, items, deliveryAddress, billingAddress, pickUpPoint } = placed;
-  const data = orderResource(
-    order,
-    { pickUpPointId: pickUpPoint?.id ?? null, orderItemIds: items.map((item) => item.id), orderAttachmentIds: [] },
-    base,
-  );
-  const included: ResourceObject[] = [];
-  if (include.has('orderItems')) included.push(...items.map((item) => orderItemResource(item, base)));
-  if (include.has('deliveryAddress')) included.push(addressResource(deliveryAddress, base));
-  if (include.has('billingAddress') && !(include.has('deliveryAddress') && billingAddress.id === deliveryAddress.id))
-    included.push(addressResource(billingAddress, base));
-  if (include.has('pickUpPoint') && pickUpPoint) included.push(pickUpPointResource(pickUpPoint, base));
-  return { data, ...(include.size ? { included } : {}) };
-}
 
 export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   /** One order as a document, with the includes asked for. */
