@@ -1,9 +1,10 @@
 // queryText, the statement runner of the v3 list pages: rows of text as the database wrote them, each statement text
 // prepared once (on PGlite by its own protocol messages), the same answers in a transaction, and no interference with
-// a transaction another caller has open on the embedded database.
+// a transaction another caller has open on the embedded database. textStatement and queryStatement, a statement
+// rendered once with its values filled in on each run (the order statement's runner).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { queryText } from '../src/platform/db/index.ts';
+import { queryStatement, queryText, textStatement } from '../src/platform/db/index.ts';
 import { startSandbox, type TestSandbox } from './support/sandbox.ts';
 
 let sb: TestSandbox;
@@ -59,5 +60,38 @@ describe('queryText', () => {
       ['10', 'in a transaction', 'z'],
       ['11', 'still in it', 'z'],
     ]);
+  });
+});
+
+describe('queryStatement', () => {
+  const statement = textStatement(
+    sql`select id::text, name, ${sql.placeholder('after')}::text from query_text_probe
+        where id = any(${sql.placeholder('ids')}::int[]) and ${'fixed'}::text = 'fixed' order by id`,
+  );
+
+  it('renders its text once and fills the named values on every run, beside the constants bound while rendering', async () => {
+    const { db } = sb.database;
+    expect(statement.text).toContain('$1::text');
+    expect(statement.params).toEqual([{ placeholder: 'after' }, { placeholder: 'ids' }, { constant: 'fixed' }]);
+    for (let run = 0; run < 3; run++)
+      expect(await queryStatement(db, statement, { ids: [1, 3], after: `run ${run}` })).toEqual([
+        ['1', 'één "quoted"', `run ${run}`],
+        ['3', 'three', `run ${run}`],
+      ]);
+    expect(await queryStatement(db, statement, { ids: [2], after: null })).toEqual([['2', null, null]]);
+  });
+
+  it('refuses a run with a value missing, and one in a transaction, before anything reaches the database', async () => {
+    const { db } = sb.database;
+    await expect(queryStatement(db, statement, { ids: [1] })).rejects.toThrow('no value for the placeholder after');
+    await expect(db.transaction((tx) => queryStatement(tx, statement, { ids: [1], after: 'x' }))).rejects.toThrow('not a transaction');
+    expect(await queryStatement(db, statement, { ids: [1], after: 'y' })).toEqual([['1', 'één "quoted"', 'y']]);
+  });
+
+  it('throws the database error of a failing run and runs again afterwards', async () => {
+    const { db } = sb.database;
+    const dividing = textStatement(sql`select (10 / ${sql.placeholder('divisor')}::int)::text`);
+    await expect(queryStatement(db, dividing, { divisor: 0 })).rejects.toMatchObject({ code: '22012' });
+    expect(await queryStatement(db, dividing, { divisor: 5 })).toEqual([['2']]);
   });
 });

@@ -303,6 +303,26 @@ describe('retention', () => {
   });
 });
 
+describe('bodies PostgreSQL cannot store as they are', () => {
+  it('keeps a call whose body has a NUL character, with U+FFFD in its place, and the calls of other clients beside it', async () => {
+    const sender = await sb.newClient();
+    const bystander = await sb.newClient();
+    const body = '{"data":"a\u0000b"}';
+    const hostile = await sb.call('POST', '/v3/orders', {
+      token: sender.token,
+      payload: body,
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
+    expect(hostile.status).toBe(400);
+    const beside = await sb.call('GET', '/v3/orders', { token: bystander.token });
+    await sb.app.requestLog.flush();
+    const [kept] = (await list('', sender.token)).data;
+    expect(kept.id).toBe(requestIdOf(hostile));
+    expect(kept.attributes.request).toMatchObject({ body: '{"data":"a\uFFFDb"}', bytes: Buffer.byteLength(body), truncated: false });
+    expect((await list('', bystander.token)).data[0].id).toBe(requestIdOf(beside));
+  });
+});
+
 describe('the writer', () => {
   const entryOf = (n: number) => ({
     clientId: 1,
@@ -316,21 +336,28 @@ describe('the writer', () => {
     warnings: [],
   });
 
+  /** A writer whose entries go to `insert`; after an insert it asks the database for the client's oldest entry kept. */
+  const noEntriesKept = {
+    select: () => ({ from: () => ({ where: () => ({ orderBy: () => ({ offset: () => ({ limit: async () => [] }) }) }) }) }),
+  } as unknown as Db;
+  const writerOver = (insert: () => Promise<void>, opts: Partial<ConstructorParameters<typeof RequestLogWriter>[1]> = {}) =>
+    new (class extends RequestLogWriter {
+      protected override insertRows = insert;
+    })(noEntriesKept, { maxPerClient: 10, maxAgeSeconds: 60, ...opts });
+
   it('drops entries, never the call, when the database refuses them', async () => {
     const errors: unknown[] = [];
-    const failing = {
-      insert: () => ({
-        values: async () => {
-          throw new Error('disk full');
-        },
-      }),
-    } as unknown as Db;
-    const writer = new RequestLogWriter(failing, { maxPerClient: 10, maxAgeSeconds: 60, onError: (e) => errors.push(e) });
+    const writer = writerOver(
+      async () => {
+        throw new Error('disk full');
+      },
+      { onError: (e) => errors.push(e) },
+    );
     writer.add(entryOf(1));
     writer.add(entryOf(2));
     await writer.flush();
     expect(writer.dropped).toBe(2);
-    expect(errors).toHaveLength(1);
+    expect(errors).toEqual([new Error('disk full')]);
   });
 
   it('holds a bounded amount in memory while the database is slow', async () => {
@@ -338,11 +365,8 @@ describe('the writer', () => {
     const stalled = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const slow = {
-      insert: () => ({ values: () => stalled }),
-      select: () => ({ from: () => ({ where: () => ({ orderBy: () => ({ offset: () => ({ limit: async () => [] }) }) }) }) }),
-    } as unknown as Db;
-    const writer = new RequestLogWriter(slow, { maxPerClient: 10, maxAgeSeconds: 60, pendingBytesMax: 100_000 });
+    const errors: unknown[] = [];
+    const writer = writerOver(() => stalled, { pendingBytesMax: 100_000, onError: (e) => errors.push(e) });
     writer.add(entryOf(0));
     const first = writer.flush();
     for (let i = 1; i <= 1000; i++) writer.add({ ...entryOf(i), responseBody: 'x'.repeat(1000) });
@@ -350,6 +374,7 @@ describe('the writer', () => {
     release();
     await first;
     await writer.close();
+    expect(errors).toEqual([]);
   });
 });
 
