@@ -24,7 +24,7 @@ const batchBytesMax = 8 * 1024 * 1024;
 /**
  * A batch of entries in one statement of fixed text, rendered once and prepared: the entries travel as one JSON
  * parameter, in order (their ids follow it). drizzle's multi-row insert rendered and bound every column of every entry
- * on each flush, a tenth of the server's work per create under load.
+ * on each flush: about 3 % of the server's busy time under the create load (bench/RESULTS.md, section 2).
  */
 const insertBatch = textStatement(sql`insert into request_log (client_id, request_id, received_at, api, operation_id, method, url,
     status, duration_ms, request_content_type, request_body, request_bytes, request_truncated, response_content_type,
