@@ -166,6 +166,30 @@ describe('routes', () => {
     await context.close();
   });
 
+  test('the scripts of pages that visible links lead to are prefetched once the page is idle, so following one needs nothing more', async () => {
+    const { context, page } = await open('/specs/v3/create-order');
+    const next = page.locator('.pagination-nav__link--next');
+    const target = new URL(String(await next.getAttribute('href')), site.url).pathname;
+    // Prefetching waits for idle time after the page has started; the next page's own chunk comes with it.
+    await page.waitForFunction(() => document.querySelectorAll('link[rel="prefetch"]').length > 0, undefined, { timeout: 15_000 });
+    await page.waitForTimeout(1000);
+    const prefetched = await page.$$eval('link[rel="prefetch"]', (links) => links.map((link) => (link as HTMLLinkElement).href));
+    expect(
+      prefetched.every((href) => /\/assets\/js\/[^/]+\.js$/.test(href)),
+      prefetched.join('\n'),
+    ).toBe(true);
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') requested.push(request.url());
+    });
+    await next.click();
+    await page.waitForURL((url) => url.pathname === target);
+    await page.locator('article h1').waitFor();
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => !prefetched.includes(url))).toEqual([]);
+    await context.close();
+  });
+
   test('the main pages log no console error', async () => {
     const { context, page } = await open('/');
     const errors: string[] = [];

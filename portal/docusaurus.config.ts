@@ -4,6 +4,7 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import hydrationTransitions from './plugins/hydration-transitions';
+import idlePrefetch from './plugins/idle-prefetch';
 import llmsTxt from './plugins/llms-txt';
 import openapiCodeTabIcons from './plugins/openapi-code-tab-icons';
 import openapiDownloads from './plugins/openapi-downloads';
@@ -110,6 +111,7 @@ const config: Config = {
     openapiCodeTabIcons,
     prismOnDemand,
     hydrationTransitions,
+    idlePrefetch,
     tryItWithoutFaker,
     precompress,
   ],
