@@ -1,6 +1,7 @@
 // The request log: each call of a client is kept with its bodies (bounded, credentials redacted) and read back newest
 // first; Request-Id on every answer; other clients' entries are invisible; retention per client and by age.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { RequestLogWriter } from '../src/modules/request-log/writer.ts';
 import { redact } from '../src/modules/request-log/redact.ts';
 import type { Db } from '../src/platform/db/index.ts';
@@ -165,6 +166,31 @@ describe('GET /sandbox/requests', () => {
       bytes: Buffer.byteLength(JSON.stringify({ externalOrderNumber: 'LONG', comment })),
     });
     expect(data.attributes.request.body).toHaveLength(4096);
+  });
+
+  it('stores a body longer than 1 KiB compressed and gives it back as it came, character for character', async () => {
+    const comment = 'Café ☕ naïve 東京 '.repeat(100);
+    const sent = { externalOrderNumber: 'COMPRESSED', comment };
+    const answer = await sb.call('POST', '/order/add', { token: client.token, body: sent });
+    const { data } = (await entry(requestIdOf(answer))).body;
+    expect(data.attributes.request).toEqual({
+      contentType: 'application/json',
+      body: JSON.stringify(sent),
+      bytes: Buffer.byteLength(JSON.stringify(sent)),
+      truncated: false,
+    });
+    expect(data.attributes.response.body).toBe(answer.raw);
+    const [stored] = (
+      await sb.database.db.execute(
+        sql`select request_body, length(request_body_brotli) as compressed, response_body from request_log where request_id = ${requestIdOf(answer)}`,
+      )
+    ).rows as { request_body: string | null; compressed: number; response_body: string | null }[];
+    expect(stored.request_body).toBeNull();
+    expect(Number(stored.compressed)).toBeGreaterThan(0);
+    expect(Number(stored.compressed)).toBeLessThan(Buffer.byteLength(JSON.stringify(sent)) / 4);
+    // A short answer stays text.
+    expect(answer.raw.length).toBeLessThan(1024);
+    expect(stored.response_body).toBe(answer.raw);
   });
 
   it('describes an upload by type and size, without its bytes', async () => {

@@ -1,10 +1,25 @@
 // Reading a client's request log: newest first, by cursor, with filters; one entry by its request id.
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import { and, desc, eq, inArray, like, lt, or, gte, type SQL } from 'drizzle-orm';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 
 const { requestLog } = schema;
 
-export type RequestLogRow = typeof requestLog.$inferSelect;
+type StoredRow = typeof requestLog.$inferSelect;
+/** An entry with its bodies as text, however they were stored (long ones compressed: writer.ts). */
+export type RequestLogRow = Omit<StoredRow, 'requestBodyBrotli' | 'responseBodyBrotli'>;
+
+const decompress = promisify(brotliDecompress);
+const bodyOf = async (text: string | null, brotli: Buffer | null) => (brotli ? (await decompress(brotli)).toString('utf8') : text);
+
+async function readable({ requestBodyBrotli, responseBodyBrotli, ...row }: StoredRow): Promise<RequestLogRow> {
+  const [requestBody, responseBody] = await Promise.all([
+    bodyOf(row.requestBody, requestBodyBrotli),
+    bodyOf(row.responseBody, responseBodyBrotli),
+  ]);
+  return { ...row, requestBody, responseBody };
+}
 
 export interface RequestLogFilter {
   /** Exact statuses (404) and classes (4 for 4xx). */
@@ -38,12 +53,13 @@ export async function listRequests(
   if (filter.methods?.length) conditions.push(inArray(requestLog.method, filter.methods));
   if (filter.pathPrefix) conditions.push(like(requestLog.url, prefixPattern(filter.pathPrefix)));
   if (filter.requestId) conditions.push(eq(requestLog.requestId, filter.requestId));
-  return db
+  const rows = await db
     .select()
     .from(requestLog)
     .where(and(...conditions))
     .orderBy(desc(requestLog.id))
     .limit(page.size);
+  return Promise.all(rows.map(readable));
 }
 
 export async function findRequest(db: Db, clientId: number, requestId: string): Promise<RequestLogRow | undefined> {
@@ -52,5 +68,5 @@ export async function findRequest(db: Db, clientId: number, requestId: string): 
     .from(requestLog)
     .where(and(ownedBy(requestLog, clientId), eq(requestLog.requestId, requestId)))
     .limit(1);
-  return row;
+  return row && readable(row);
 }

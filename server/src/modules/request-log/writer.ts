@@ -1,5 +1,7 @@
 // Writes request log entries after their answers, in batches, off the request's path: a call never waits for its log
 // entry and never fails because of it. Memory is bounded; each client keeps its newest entries, none older than the age.
+import { promisify } from 'node:util';
+import { brotliCompress, constants } from 'node:zlib';
 import { and, desc, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type Db, ownedBy, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
 
@@ -27,28 +29,47 @@ const batchBytesMax = 8 * 1024 * 1024;
  * on each flush: about 3 % of the server's busy time under the create load (bench/RESULTS.md, section 2).
  */
 const insertBatch = textStatement(sql`insert into request_log (client_id, request_id, received_at, api, operation_id, method, url,
-    status, duration_ms, request_content_type, request_body, request_bytes, request_truncated, response_content_type,
-    response_body, response_bytes, response_truncated, warnings)
+    status, duration_ms, request_content_type, request_body, request_body_brotli, request_bytes, request_truncated,
+    response_content_type, response_body, response_body_brotli, response_bytes, response_truncated, warnings)
   select e."clientId", e."requestId", e."receivedAt", e.api, e."operationId", e.method, e.url, e.status, e."durationMs",
-    e."requestContentType", e."requestBody", coalesce(e."requestBytes", 0), coalesce(e."requestTruncated", false),
-    e."responseContentType", e."responseBody", coalesce(e."responseBytes", 0), coalesce(e."responseTruncated", false),
-    coalesce(e.warnings, '[]')
+    e."requestContentType", e."requestBody", decode(e."requestBodyBrotli", 'base64'), coalesce(e."requestBytes", 0),
+    coalesce(e."requestTruncated", false), e."responseContentType", e."responseBody", decode(e."responseBodyBrotli", 'base64'),
+    coalesce(e."responseBytes", 0), coalesce(e."responseTruncated", false), coalesce(e.warnings, '[]')
   from rows from (json_to_recordset(${sql.placeholder('entries')}::json) as ("clientId" int, "requestId" text,
     "receivedAt" timestamptz, api text, "operationId" text, method text, url text, status int, "durationMs" float8,
-    "requestContentType" text, "requestBody" text, "requestBytes" int, "requestTruncated" boolean, "responseContentType" text,
-    "responseBody" text, "responseBytes" int, "responseTruncated" boolean, warnings json)) with ordinality as e
+    "requestContentType" text, "requestBody" text, "requestBodyBrotli" text, "requestBytes" int, "requestTruncated" boolean,
+    "responseContentType" text, "responseBody" text, "responseBodyBrotli" text, "responseBytes" int,
+    "responseTruncated" boolean, warnings json)) with ordinality as e
   order by e.ordinality`);
 
 /**
- * The text PostgreSQL can store: a NUL character (a client may send one in a body) has no place in a text column, nor a
- * lone surrogate in JSON, and either would fail its whole batch, other clients' entries with it. Both are kept as
- * U+FFFD, the replacement character.
+ * Bodies longer than this are stored compressed. A list page's answer is kept up to the configured 64 KiB; as text,
+ * the embedded database spent more time storing it than answering the page (the log took a third of a list page's
+ * time on PGlite, bench/RESULTS.md). Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB, in about 0.1 ms on
+ * libuv's thread pool, off the event loop; the reader inflates it again.
  */
+const compressFrom = 1024;
+const compress = promisify(brotliCompress);
+const compressOptions = {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+};
+
+/** A body as stored: as text when short, else compressed (base64 in the statement's JSON). */
+async function storedBody(text: string | null | undefined): Promise<{ text: string | null; brotli: string | null }> {
+  if (text == null || text.length <= compressFrom) return { text: text ?? null, brotli: null };
+  return { text: null, brotli: (await compress(Buffer.from(text, 'utf8'), compressOptions)).toString('base64') };
+}
+
 /** ES2024's String methods (Node 20 has them; the TypeScript lib here is older). */
 interface WellFormed {
   isWellFormed(): boolean;
   toWellFormed(): string;
 }
+/**
+ * The text PostgreSQL can store: a NUL character (a client may send one in a body) has no place in a text column, nor a
+ * lone surrogate in JSON, and either would fail its whole batch, other clients' entries with it. Both are kept as
+ * U+FFFD, the replacement character.
+ */
 const storable = (text: string) => {
   const wellFormed = (text as unknown as WellFormed).isWellFormed() ? text : (text as unknown as WellFormed).toWellFormed();
   return wellFormed.includes('\0') ? wellFormed.replaceAll('\0', '\uFFFD') : wellFormed;
@@ -136,7 +157,19 @@ export class RequestLogWriter {
 
   /** Writes entries in one statement (a test's writer stands in a database that fails or stalls). */
   protected async insertRows(entries: RequestLogEntry[]): Promise<void> {
-    await queryStatement(this.db, insertBatch, { entries: JSON.stringify(entries) });
+    const rows = await Promise.all(
+      entries.map(async (entry) => {
+        const [request, response] = await Promise.all([storedBody(entry.requestBody), storedBody(entry.responseBody)]);
+        return {
+          ...entry,
+          requestBody: request.text,
+          requestBodyBrotli: request.brotli,
+          responseBody: response.text,
+          responseBodyBrotli: response.brotli,
+        };
+      }),
+    );
+    await queryStatement(this.db, insertBatch, { entries: JSON.stringify(rows) });
   }
 
   /** Deletes a client's entries beyond its newest maxPerClient. */

@@ -1,6 +1,7 @@
 // The request log: what the sandbox received from each client and what it answered, for the client to read back.
 import { bigint, boolean, doublePrecision, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
+import { bytea } from './orders.ts';
 import type { RequestWarning } from '../../request-warnings.ts';
 
 /**
@@ -26,12 +27,16 @@ export const requestLog = pgTable(
     status: integer().notNull(),
     durationMs: doublePrecision().notNull(),
     requestContentType: text(),
+    /** A short body as text; a longer one is in requestBodyBrotli instead (modules/request-log/writer.ts). */
     requestBody: text(),
+    /** A body longer than 1 KiB, its UTF-8 compressed with Brotli: a tenth to a thirtieth of its size in the database. */
+    requestBodyBrotli: bytea(),
     /** The body's whole size in bytes, also when requestBody was cut or left out (binary). */
     requestBytes: integer().notNull().default(0),
     requestTruncated: boolean().notNull().default(false),
     responseContentType: text(),
     responseBody: text(),
+    responseBodyBrotli: bytea(),
     responseBytes: integer().notNull().default(0),
     responseTruncated: boolean().notNull().default(false),
     warnings: json().$type<RequestWarning[]>().notNull().default([]),
