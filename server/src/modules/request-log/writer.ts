@@ -43,10 +43,10 @@ const insertBatch = textStatement(sql`insert into request_log (client_id, reques
   order by e.ordinality`);
 
 /**
- * Bodies longer than this are stored compressed. A list page's answer is kept up to the configured 64 KiB; as text,
- * the embedded database spent more time storing it than answering the page (the log took a third of a list page's
- * time on PGlite, bench/RESULTS.md). Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB, in about 0.1 ms on
- * libuv's thread pool, off the event loop; the reader inflates it again.
+ * Bodies longer than this are stored compressed. A list page's answer is kept up to the configured 64 KiB; stored as
+ * text it took the embedded database about a third of the page's own time (PGlite runs in the server's thread).
+ * Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB, in about 0.1 ms on libuv's thread pool, off the event
+ * loop; the reader inflates it again.
  */
 const compressFrom = 1024;
 const compress = promisify(brotliCompress);
