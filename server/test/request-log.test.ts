@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { RequestLogWriter } from '../src/modules/request-log/writer.ts';
 import { redact } from '../src/modules/request-log/redact.ts';
-import type { Db } from '../src/platform/db/index.ts';
+import { type Db, queryRows } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 import { multipart } from './support/multipart.ts';
@@ -180,11 +180,10 @@ describe('GET /sandbox/requests', () => {
       truncated: false,
     });
     expect(data.attributes.response.body).toBe(answer.raw);
-    const [stored] = (
-      await sb.database.db.execute(
-        sql`select request_body, length(request_body_brotli) as compressed, response_body from request_log where request_id = ${requestIdOf(answer)}`,
-      )
-    ).rows as { request_body: string | null; compressed: number; response_body: string | null }[];
+    const [stored] = await queryRows<{ request_body: string | null; compressed: number; response_body: string | null }>(
+      sb.database.db,
+      sql`select request_body, length(request_body_brotli) as compressed, response_body from request_log where request_id = ${requestIdOf(answer)}`,
+    );
     expect(stored.request_body).toBeNull();
     expect(Number(stored.compressed)).toBeGreaterThan(0);
     expect(Number(stored.compressed)).toBeLessThan(Buffer.byteLength(JSON.stringify(sent)) / 4);
