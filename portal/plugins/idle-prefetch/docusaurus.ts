@@ -45,7 +45,7 @@ function fetchChunksOf(routePath: string): Promise<unknown> {
   );
 }
 
-/** Route paths waiting for idle time, with what each prefetch call answered. */
+/** Route paths waiting for idle time, each with the resolver of the promise its prefetch call returned. */
 const queue: {routePath: string; done: () => void}[] = [];
 let scheduled = false;
 const whenIdle: (run: (deadline?: IdleDeadline) => void) => void =
