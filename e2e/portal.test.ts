@@ -190,6 +190,24 @@ describe('routes', () => {
     await context.close();
   });
 
+  test('nothing is prefetched on a 2g or data-saver connection', async () => {
+    for (const connection of [
+      { effectiveType: '2g', saveData: false },
+      { effectiveType: '4g', saveData: true },
+    ]) {
+      const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
+      await context.addInitScript((value) => Object.defineProperty(navigator, 'connection', { value, configurable: true }), connection);
+      const page = await context.newPage();
+      await page.goto(`${site.url}/specs/v3/create-order`);
+      await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+      // Past the links' coming into view and two idle periods: when prefetching would have run (the test above).
+      await page.waitForTimeout(1000);
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+      expect(await page.locator('link[rel="prefetch"]').count(), JSON.stringify(connection)).toBe(0);
+      await context.close();
+    }
+  });
+
   test('the main pages log no console error', async () => {
     const { context, page } = await open('/');
     const errors: string[] = [];
