@@ -1,8 +1,8 @@
 // The right-hand panel of an operation page: the contract's code samples and the try-it, rendered once the panel
 // comes into view. The try-it's modules (postman-collection, react-hook-form, the body editor: about 1 MB, without
-// faker: plugins/try-it-without-faker) would otherwise load and run on every operation page before anyone can use them, and highlighting the
-// samples is a good part of the page's start-up work; on a phone the panel sits below the operation's description,
-// so a visit that only reads the reference does neither.
+// faker: plugins/try-it-without-faker) would otherwise load and run on every operation page before anyone can use
+// them, and highlighting the samples is a good part of the page's start-up work; on a phone the panel sits below the
+// operation's description, so a visit that only reads the reference does neither.
 import {lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject} from 'react';
 import SkeletonLoader from '@theme/SkeletonLoader';
 import CodeSnippets, {type CodeSample} from './CodeSnippets';
