@@ -12,6 +12,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/platform/db/index.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
+import { documentsOutOfStep } from '../../src/api/v3/representation/stored.ts';
 import { checkAgainstOpenApi } from './openapi-check.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -146,7 +147,11 @@ export async function startSandbox(
     databaseUrl: url,
     close: async () => {
       await app.close();
-      await database.close();
+      // Every write the test made went through the triggers that keep the stored resource JSON: it must equal what the
+      // representation's expressions write now, for every order and item the test left.
+      const outOfStep = await documentsOutOfStep(database.db).finally(() => database.close());
+      if (outOfStep.orders.length || outOfStep.orderItems.length)
+        throw new Error(`stored JSON out of step with the representation: ${JSON.stringify(outOfStep)}`);
     },
   };
 }

@@ -1,17 +1,18 @@
 // Orders: the hottest list of the API, with its items, addresses and pick-up point as includes, written by the database
-// (sql.ts) in one statement per page.
+// (sql.ts) in one statement per page. Orders and their items are read from their stored JSON (stored.ts), which
+// triggers write from the expressions below; addresses and pick-up points are written by the page's statement.
 import { sql, type SQL } from 'drizzle-orm';
 import { Order, metadataExtraFields, orderIncludes } from '@shopapi/contract';
 import { schema, type Db } from '../../../platform/db/index.ts';
 import type { OrderRow, PlacedOrder } from '../../../modules/orders/service.ts';
 import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
 import { iso } from '../../../platform/time.ts';
-import { documents, inPage, isoText, madeOnce, manyText, oneText, ownedOneText, pageArray, pageText, resource, type Parts } from './sql.ts';
-import { orderItemResource, orderItemSql } from './order-items.ts';
+import { documents, inPage, isoText, madeOnce, manyText, oneText, ownedOneText, pageText, resource, type Parts } from './sql.ts';
+import { orderItemResource } from './order-items.ts';
 import { addressResource, addressSql } from './addresses.ts';
 import { pickUpPointResource, pickUpPointSql } from './pick-up-points.ts';
 
-const { orders, orderItems, addresses, pickUpPoints, orderAttachments } = schema;
+const { orders, orderItems, addresses, pickUpPoints, orderAttachments, orderJson, orderItemJson } = schema;
 
 /** The ids of the resources an order points to that are not columns of its row. */
 export interface OrderRelated {
@@ -57,7 +58,8 @@ export function orderResource(o: OrderRow, related: OrderRelated, base: string):
   };
 }
 
-const orderSql = resource(Order, orders.id, 'orders', {
+/** The order's resource object as the database writes it: what its stored JSON is made of (stored.ts). */
+export const orderSql = resource(Order, orders.id, 'orders', {
   attributes: {
     externalOrderNumber: orders.externalOrderNumber,
     locale: orders.locale,
@@ -97,7 +99,7 @@ function makeOrderParts(include: ReadonlySet<string>, cut: boolean): Parts {
   const included: SQL[] = [];
   if (include.has('orderItems'))
     included.push(
-      sql`select ${orderItemSql.json}, ${orderItems.orderId}, 0, ${orderItems.id} from ${orderItems} where ${inPage(orderItems.orderId)}`,
+      sql`select ${orderItemJson.json}, ${orderItemJson.orderId}, 0, ${orderItemJson.orderItemId} from ${orderItemJson} where ${inPage(orderItemJson.orderId)}`,
     );
   if (include.has('deliveryAddress'))
     included.push(
@@ -114,7 +116,8 @@ function makeOrderParts(include: ReadonlySet<string>, cut: boolean): Parts {
     included.push(
       sql`select ${pickUpPointSql.json}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
     );
-  return { data: pageArray(orderSql), included, ...(cut && include.has('orderItems') ? { itemsOwner: orderItems.orderId } : {}) };
+  const data = sql`coalesce((select '[' || string_agg(${orderJson.json}, ',' order by ${orderJson.orderId}) || ']' from ${orderJson} where ${inPage(orderJson.orderId)}), '[]')`;
+  return { data, included, stored: true, ...(cut && include.has('orderItems') ? { itemsOwner: orderItems.orderId } : {}) };
 }
 const orderParts = madeOnce((key: string) => {
   const [cut, ...include] = key.split(',');

@@ -23,7 +23,8 @@
 //
 // The resource expressions are rendered to SQL text once, and so is the statement of each kind of page around its
 // page query; a request only renders its own page query and binds the base of its links (a `request` CTE the
-// expressions read, so they carry no parameters).
+// expressions read, so they carry no parameters). Orders and order items are written by their expressions into stored
+// text on every write instead (stored.ts); their pages read that text and put the base into its links.
 import { getTableColumns, getTableName, is, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TObject, TSchema } from '@sinclair/typebox';
@@ -146,13 +147,21 @@ export function columnsOf(table: PgTable, attributes: TObject): Record<string, A
 export interface ResourceSql {
   id: AnyPgColumn;
   json: SQL;
-  related?: { ctes: SQL; joins: SQL };
+  related?: {
+    ctes: SQL;
+    joins: SQL;
+    /** The same CTEs over the rows `owned` selects instead of the page's (stored.ts: the ids a trigger was given). */
+    ctesOwned(owned: Owned): SQL;
+  };
 }
+/** The condition on the owner column of a relationship's table that selects the rows of the resources being written. */
+export type Owned = (owner: AnyPgColumn) => SQL;
+const ownedByPage: Owned = (owner) => sql`${owner} in (select id from page)`;
 
 /** One grouped aggregate per relationship held by another table, over the page's ids, joined by the resource's id. */
-function joined(name: string, { related, type, id, owner }: Related, resourceId: AnyPgColumn) {
+function joined(name: string, { related, type, id, owner }: Related, resourceId: AnyPgColumn, owned: Owned) {
   const alias = sql.raw(`"related_${name}"`);
-  const rows = sql`from ${id.table} where ${owner} in (select id from page)`;
+  const rows = sql`from ${id.table} where ${owned(owner)}`;
   const join = sql`left join ${alias} on ${alias}.owner = ${resourceId}`;
   // The identifiers come sorted from a subquery instead of `string_agg(... order by id)`, which sorts each group on its
   // own (PostgreSQL 15): a hundred small sorts cost more than the rest of the page. string_agg takes its rows in the
@@ -191,7 +200,8 @@ export function resource(
       .join();
     if (built !== expected) throw new Error(`${type} ${part}: built [${built}], the contract has [${expected}]`);
   }
-  const related: { cte: SQL; join: SQL }[] = [];
+  const related: Related[] = [];
+  const names: string[] = [];
   // In the contract's order, as the serializer writes single reads; a jsonb column takes the shape of its attribute.
   const inContractOrder = (part: 'attributes' | 'relationships', built: Record<string, Value>) =>
     object(
@@ -199,9 +209,9 @@ export function resource(
         Object.entries(members(part)).map(([key, member]): [string, Piece[]] => {
           const value = built[key];
           if (isRelated(value)) {
-            const { value: json, ...aggregate } = joined(key, value, id);
-            related.push(aggregate);
-            return [key, [json]];
+            related.push(value);
+            names.push(key);
+            return [key, [joined(key, value, id, ownedByPage).value]];
           }
           if (is(value, SQL)) return [key, [value]];
           return [key, [value.dataType === 'json' ? fromJsonb(sql`${value}`, member) : columnJson(value)]];
@@ -219,15 +229,20 @@ export function resource(
     }),
   );
   if (!related.length) return { id, json: rendered(type, json) };
-  const ctes = sql.join(
-    related.map((r) => r.cte),
-    sql`, `,
-  );
+  const aggregates = (owned: Owned) => related.map((r, index) => joined(names[index], r, id, owned));
+  const ctesOwned = (owned: Owned) =>
+    rendered(
+      type,
+      sql.join(
+        aggregates(owned).map((r) => r.cte),
+        sql`, `,
+      ),
+    );
   const joins = sql.join(
-    related.map((r) => r.join),
+    aggregates(ownedByPage).map((r) => r.join),
     sql` `,
   );
-  return { id, json: rendered(type, json), related: { ctes: rendered(type, ctes), joins: rendered(type, joins) } };
+  return { id, json: rendered(type, json), related: { ctes: ctesOwned(ownedByPage), joins: rendered(type, joins), ctesOwned } };
 }
 
 /** A resource expression as SQL text, rendered once with the casing the database handles use. */
@@ -261,7 +276,18 @@ export interface Parts {
   data: SQL;
   included: SQL[];
   itemsOwner?: AnyPgColumn;
+  /** Some of the text is stored resource JSON (stored.ts), whose links start with `storedBaseMarker` instead of the base. */
+  stored?: boolean;
 }
+
+/**
+ * Where the base of a link starts in stored resource JSON (stored.ts): a control character, which JSON text written by
+ * the database never holds unescaped (to_json and jsonb's text escape every character below U+0020), so replacing it
+ * cannot touch a value.
+ */
+export const storedBaseMarker = '\u0001';
+/** The request CTE of stored JSON: its links open with the marker where a page's open with the quoted base. */
+export const storedRequest = sql.raw(`request(base) as (select '"' || chr(${storedBaseMarker.charCodeAt(0)}))`);
 
 /**
  * The rows `selected` holds, up to the last one whose items (rows of `owner`'s table) still fit in
@@ -286,11 +312,14 @@ interface Statement {
   afterIds: SQL;
 }
 const statementOf = madeOnce((parts: Parts): Statement => {
-  const { data, included, itemsOwner } = parts;
+  const { data, included, itemsOwner, stored } = parts;
   const none = sql`select null::text, 0, 0, 0 where false`;
+  // Stored JSON gets the request's base where its marker is (the request CTE holds the base quoted: its quote is left out).
+  const based = (json: SQL) =>
+    stored ? sql`replace(${json}, chr(${sql.raw(String(storedBaseMarker.charCodeAt(0)))}), substr((select base from request), 2))` : json;
   const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id from selected`})
-    select ${data} as data,
-           coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]') as included,
+    select ${based(data)} as data,
+           ${based(sql`coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]')`)} as included,
            (select string_agg(id::text, ',' order by id) from page) as ids,
            ${itemsOwner ? sql`(select count(*)::text from selected)` : sql`null::text`} as selected`;
   return {
