@@ -47,6 +47,16 @@ function checkedChannel(channel: string): string {
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * The planner's price of a random page read, for the server's own connections on both databases: 1.1, as for SSD or
+ * memory (PostgreSQL's default of 4 is for spinning disks). A plan is kept for a connection's life, and PostgreSQL's
+ * foreign key checks are plans too: at 4, one made while a table fitted in two pages is a sequential scan, and stays one
+ * as the table grows. Under the create benchmark, after the seed's ANALYZE of 200 orders, each item's check of its
+ * order scanned every order, and those checks took more than half of the create statement's time (pg_stat_statements,
+ * bench/RESULTS.md, findings). At 1.1 an index lookup wins from the second page on.
+ */
+const plannerSettings = ['-c', 'random_page_cost=1.1'];
+
 /** Any id that stays fixed for this project: serialises migrations of processes starting together. */
 const MIGRATION_LOCK_ID = 724_311_905;
 
@@ -60,7 +70,7 @@ export async function openDatabase(opts: {
     const { Pool, Client } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, options: plannerSettings.join(' ') });
     const db = drizzle({ client: pool, schema, casing });
     // The lock lives on its own connection, so the migrator can use the pool however small it is.
     const lock = new Client({ connectionString: opts.databaseUrl });
@@ -101,7 +111,7 @@ export async function openDatabase(opts: {
   // PGlite runs with fsync off (-F, one of its default start parameters): a killed process loses nothing it committed
   // (the writes are in the operating system's cache), a power cut can; docs/OPERATIONS.md says so. Production-like
   // deployments use PostgreSQL (DATABASE_URL), which stays fully durable.
-  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', ...plannerSettings];
   let client: PGliteClient;
   if (opts.inMemory) {
     client = await PGlite.create({ startParams });
