@@ -1,0 +1,50 @@
+// What the stored order JSON costs the create route (server/src/api/v3/representation/stored.ts): POST /v3/orders
+// against one server and one PostgreSQL database (fsync on), with the stored JSON's triggers enabled and disabled in
+// turn, three alternating rounds of 8 s with 10 connections after 3 s to warm up. Not part of `npm run bench`:
+//   npx tsx bench/stored-json-cost.ts
+// With the triggers disabled the stored JSON falls out of step: the database is thrown away with its cluster.
+import pg from 'pg';
+import { startCluster } from '../server/test/support/postgres-cluster.ts';
+import { load, orderDocument, startBenchServer } from './lib.ts';
+
+const cluster = await startCluster({ fsync: true });
+try {
+  const admin = new pg.Client({ connectionString: cluster.url() });
+  await admin.connect();
+  await admin.query('create database stored_json_cost');
+  await admin.end();
+  const server = await startBenchServer({ DATABASE_URL: cluster.url('stored_json_cost'), BENCH_SEED_ORDERS: '200' });
+  const switcher = new pg.Client({ connectionString: cluster.url('stored_json_cost') });
+  await switcher.connect();
+  const triggers = async (on: boolean) => {
+    for (const table of ['orders', 'order_items', 'order_attachments', 'pick_up_points'])
+      await switcher.query(`alter table ${table} ${on ? 'enable' : 'disable'} trigger user`);
+  };
+  let sent = 0;
+  const create = async (duration: number) =>
+    Math.round(
+      (
+        await load({
+          url: `${server.url}/v3/orders`,
+          method: 'POST',
+          token: server.token,
+          label: 'create',
+          duration,
+          body: () => JSON.stringify(orderDocument(server.client, `COST-${++sent}`)),
+        })
+      ).requestsPerSecond,
+    );
+  await create(3);
+  const rounds: { with: number; without: number }[] = [];
+  for (let round = 0; round < 3; round++) {
+    await triggers(true);
+    const withTriggers = await create(8);
+    await triggers(false);
+    rounds.push({ with: withTriggers, without: await create(8) });
+  }
+  console.log(`POST /v3/orders req/s, stored JSON's triggers on / off: ${rounds.map((r) => `${r.with} / ${r.without}`).join(', ')}`);
+  await switcher.end();
+  await server.stop();
+} finally {
+  await cluster.stop();
+}
