@@ -32,7 +32,7 @@ describe('planner settings of the server connections', () => {
     expect(random_page_cost).toBe('1.1');
   });
 
-  it('plan a key lookup of a small table as an index scan, which PostgreSQL default would plan as a sequential scan', async () => {
+  it('plan a key lookup of a small table as an index scan, which the default price of 4 would plan as a sequential scan', async () => {
     expect(await keyLookupPlan()).toContain('Index Scan using looked_up_pkey');
     expect(await keyLookupPlan('4')).toContain('Seq Scan on looked_up');
   });
