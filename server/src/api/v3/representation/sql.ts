@@ -285,9 +285,10 @@ export interface Parts {
  * the database never holds unescaped (to_json and jsonb's text escape every character below U+0020), so replacing it
  * cannot touch a value.
  */
-export const storedBaseMarker = '\u0001';
+const storedBaseMarker = '\u0001';
+const markerChar = sql.raw(`chr(${storedBaseMarker.charCodeAt(0)})`);
 /** The request CTE of stored JSON: its links open with the marker where a page's open with the quoted base. */
-export const storedRequest = sql.raw(`request(base) as (select '"' || chr(${storedBaseMarker.charCodeAt(0)}))`);
+export const storedRequest = sql`request(base) as (select '"' || ${markerChar})`;
 
 /**
  * The rows `selected` holds, up to the last one whose items (rows of `owner`'s table) still fit in
@@ -315,8 +316,7 @@ const statementOf = madeOnce((parts: Parts): Statement => {
   const { data, included, itemsOwner, stored } = parts;
   const none = sql`select null::text, 0, 0, 0 where false`;
   // Stored JSON gets the request's base where its marker is (the request CTE holds the base quoted: its quote is left out).
-  const based = (json: SQL) =>
-    stored ? sql`replace(${json}, chr(${sql.raw(String(storedBaseMarker.charCodeAt(0)))}), substr((select base from request), 2))` : json;
+  const based = (json: SQL) => (stored ? sql`replace(${json}, ${markerChar}, substr((select base from request), 2))` : json);
   const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id from selected`})
     select ${based(data)} as data,
            ${based(sql`coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]')`)} as included,

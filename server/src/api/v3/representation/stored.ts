@@ -26,15 +26,21 @@ const refreshOrders = 'shopapi_refresh_order_json';
 /** Rewrites the JSON of the order items whose ids it is given. */
 const refreshOrderItems = 'shopapi_refresh_order_item_json';
 
-function refreshFunctions(): string[] {
+/** The order's relationships to its items, attachments and pick-up point: grouped aggregates (sql.ts). */
+function orderRelated() {
   if (!orderSql.related) throw new Error('the order expression reads its relationships from grouped aggregates');
+  return orderSql.related;
+}
+
+function refreshFunctions(): string[] {
   if (orderItemSql.related) throw new Error('the order item expression is expected to read its own row only');
+  const related = orderRelated();
   const ordersStatement = text(
     // Every table by `= any` on the array, not `in (select id from page)` as a page's statement: the plan is made once
     // per connection, and a semi-join planned while a table was small would stay a scan of the whole table as it grows.
-    sql`with ${storedRequest}, ${orderSql.related.ctesOwned((owner) => sql`${owner} = any(changed_ids)`)}
+    sql`with ${storedRequest}, ${related.ctesOwned((owner) => sql`${owner} = any(changed_ids)`)}
       insert into order_json (order_id, json)
-      select orders.id, ${orderSql.json} from orders ${orderSql.related.joins} where orders.id = any(changed_ids)
+      select orders.id, ${orderSql.json} from orders ${related.joins} where orders.id = any(changed_ids)
       on conflict (order_id) do update set json = excluded.json`,
   );
   const itemsStatement = text(
@@ -43,11 +49,9 @@ function refreshFunctions(): string[] {
       select order_items.id, order_items.order_id, ${orderItemSql.json} from order_items where order_items.id = any(changed_ids)
       on conflict (order_item_id) do update set order_id = excluded.order_id, json = excluded.json`,
   );
-  return [refreshOrders, ordersStatement, refreshOrderItems, itemsStatement].flatMap((name, index, all) =>
-    index % 2
-      ? []
-      : [plpgsql(`${name}(changed_ids integer[]) returns void`, `if cardinality(changed_ids) = 0 then return; end if; ${all[index + 1]};`)],
-  );
+  const refresh = (name: string, statement: string) =>
+    plpgsql(`${name}(changed_ids integer[]) returns void`, `if cardinality(changed_ids) = 0 then return; end if; ${statement};`);
+  return [refresh(refreshOrders, ordersStatement), refresh(refreshOrderItems, itemsStatement)];
 }
 
 /**
@@ -165,12 +169,12 @@ export async function installStoredJson(db: Db): Promise<void> {
  * row: none, as long as every write went through the triggers. The test sandbox asks it of every database it closes.
  */
 export async function documentsOutOfStep(db: Db): Promise<{ orders: number[]; orderItems: number[] }> {
-  if (!orderSql.related) throw new Error('the order expression reads its relationships from grouped aggregates');
+  const related = orderRelated();
   const [orders, orderItems] = await Promise.all([
     queryRows<{ id: number }>(
       db,
-      sql`with ${storedRequest}, page as (select id from orders), ${orderSql.related.ctes}
-        select orders.id from orders ${orderSql.related.joins} left join order_json on order_json.order_id = orders.id
+      sql`with ${storedRequest}, page as (select id from orders), ${related.ctes}
+        select orders.id from orders ${related.joins} left join order_json on order_json.order_id = orders.id
         where order_json.json is distinct from ${orderSql.json}
         union select order_id from order_json where not exists (select from orders where orders.id = order_json.order_id)
         order by id`,
