@@ -60,6 +60,36 @@ describe('stored order JSON', () => {
     expect(single.body.data).toEqual(listed);
   });
 
+  it('is written by the statement that places an order, and the triggers after it leave it as written', async () => {
+    const order = await newOrder();
+    // The same transaction and command as the rows: a trigger's rewrite would be a later command.
+    const written = await queryRows<{ order: boolean; item: boolean }>(
+      sb.database.db,
+      sql`select o.xmin = i.xmin and o.cmin = i.cmin as order, j.xmin = i.xmin and j.cmin = i.cmin as item
+        from order_items as i join order_json as o on o.order_id = i.order_id join order_item_json as j on j.order_item_id = i.id
+        where i.order_id = ${order.id}`,
+    );
+    expect(written).toEqual([
+      { order: true, item: true },
+      { order: true, item: true },
+    ]);
+    // An item added later, by a statement of its own, is written by the triggers, and so is its order.
+    const db = sb.database.db;
+    const [added] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into order_items (client_id, order_id, product_id, sku, quantity, ordered_quantity, vat, name, metadata)
+        select client_id, order_id, product_id, sku, 1, 1, vat, 'Added', metadata from order_items where order_id = ${order.id} order by id limit 1
+        returning id`,
+    );
+    const single = await sb.call('GET', `/v3/orders/${order.id}`, { token: client.token });
+    const listed = (await listFrom('added.example')).body.data.find((o: { id: number }) => o.id === order.id);
+    expect(listed.relationships.orderItems.data.map((i: { id: number }) => i.id)).toEqual(
+      single.body.data.relationships.orderItems.data.map((i: { id: number }) => i.id),
+    );
+    expect(listed.relationships.orderItems.data.map((i: { id: number }) => i.id)).toContain(added.id);
+    expect(await documentsOutOfStep(db)).toEqual({ orders: [], orderItems: [] });
+  });
+
   it('follows an update of the order and of an item in the same transaction as the write', async () => {
     const order = await newOrder({ reference: 'before' });
     await sb.database.db.execute(sql`update orders set reference = 'after' where id = ${order.id}`);

@@ -5,6 +5,7 @@ import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow }
 import { newOrderFromV2, v2OrderWarnings } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
+import { placementJson } from '../v3/representation/stored.ts';
 
 const searchResult = (order: OrderRow) => ({
   orderNumber: order.id,
@@ -15,7 +16,7 @@ const searchResult = (order: OrderRow) => ({
 export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route(app, 'addOrderV2', async (request) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
-    const placed = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings));
+    const placed = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings), placementJson);
     return ok(v2Messages.orderAdded, placed.order.id);
   });
 

@@ -27,6 +27,7 @@ import {
 } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
+import { placementJson } from './representation/stored.ts';
 import { attributesPointer, locatedWarnings, locating } from './problem-pointers.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -91,7 +92,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       const { order, problems, locate } = newOrderFromDocument(request.body);
       const placed = await locating(
         locate,
-        placeOrder(db, request.client, order, problems, locatedWarnings(request.warnings, locate)),
+        placeOrder(db, request.client, order, problems, locatedWarnings(request.warnings, locate), placementJson),
         base,
       );
       // A new order answers with everything it was created with.

@@ -4,8 +4,8 @@
 // JSON parameter, whatever its number of items), so each PostgreSQL connection and the embedded database parse and plan
 // it once (planning this statement cost PGlite more than running it). Its text is rendered once, when this module
 // loads (textStatement): drizzle rendering it on every call was about 2.5 % of the server's busy time under load.
-import { sql } from 'drizzle-orm';
-import { type Db, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryStatement, schema, type TextStatement, textStatement } from '../../platform/db/index.ts';
 
 const { orders, orderItems, addresses, pickUpPoints } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -120,9 +120,29 @@ function rowOf<T>(json: Record<string, unknown>, timestamps: string[] = []): T {
   return row as T;
 }
 
-/** The statement, rendered once: the order travels as one JSON parameter, the rest as a few scalars. */
-const placeOrderStatement = textStatement(
-  sql`with input as (
+/**
+ * More rows the statement writes from the rows it wrote, as CTEs (rendered SQL) that read `inserted` (the order), `item`
+ * (its items), `pick_up_point`, `delivery` and `billing`: the API's stored JSON of the order and its items
+ * (api/v3/representation/stored.ts), written by the statement that writes the order rather than by the triggers after it.
+ */
+export interface PlacementWrites {
+  ctes: SQL;
+}
+
+const statements = new Map<PlacementWrites | undefined, TextStatement>();
+/** The statement, rendered once for each kind of further writes: the order travels as one JSON parameter, the rest as a few scalars. */
+const placeOrderStatement = (writes: PlacementWrites | undefined) => {
+  let statement = statements.get(writes);
+  if (!statement) {
+    statement = placeOrderStatementWith(writes);
+    statements.set(writes, statement);
+  }
+  return statement;
+};
+
+const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
+  textStatement(
+    sql`with input as (
       select ${sql.placeholder('clientId')}::int as client_id, ${sql.placeholder('document')}::jsonb as doc, ${sql.placeholder('orderTypeId')}::int as order_type_id,
         ${sql.placeholder('shippingMethodId')}::int as shipping_method_id, ${sql.placeholder('externalOrderNumber')}::text as external_order_number,
         ${sql.placeholder('write')}::boolean as write, ${sql.placeholder('now')}::timestamptz as now),
@@ -194,7 +214,7 @@ const placeOrderStatement = textStatement(
         i.price, i.vat, coalesce(nullif(i.name, ''), product.name), i.metadata
       from input, inserted, item_input i join product on product.sku = i.sku
       order by i.position
-      returning *)
+      returning *)${writes ? sql`, ${writes.ctes}` : sql``}
     select json_build_object(
       'orderType', (select id from order_type),
       'shippingMethod', (select row_to_json(s) from shipping_method s),
@@ -205,7 +225,7 @@ const placeOrderStatement = textStatement(
       'billingAddress', coalesce((select row_to_json(a) from billing a), (select row_to_json(a) from delivery a)),
       'pickUpPoint', (select row_to_json(p) from pick_up_point p),
       'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer`,
-);
+  );
 
 /**
  * Looks up what the order refers to (its order type, its shipping method or the client's default, its products, an
@@ -220,10 +240,11 @@ export async function placeOrderRows(
   now: Date,
   placement: OrderPlacement,
   write: boolean,
+  writes?: PlacementWrites,
 ): Promise<{ references: OrderReferences; placed?: PlacedOrder }> {
   const { order, items } = placement;
   const document = JSON.stringify({ ...placement, items: items.map((item, position) => ({ ...item, position })) });
-  const [[answer]] = await queryStatement(db, placeOrderStatement, {
+  const [[answer]] = await queryStatement(db, placeOrderStatement(writes), {
     clientId,
     document,
     orderTypeId: placement.orderTypeId,

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract';
 import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
-import { placeOrderRows, type OrderItemRow, type OrderRow, type PlacedOrder } from './repository.ts';
+import { placeOrderRows, type OrderItemRow, type OrderRow, type PlacedOrder, type PlacementWrites } from './repository.ts';
 import type { Client } from '../clients/client.ts';
 import { findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
@@ -13,7 +13,7 @@ import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, shipments, shipmentItems } = schema;
 
-export type { OrderItemRow, OrderRow, PlacedOrder };
+export type { OrderItemRow, OrderRow, PlacedOrder, PlacementWrites };
 
 /** Free fields (extra1..extra5 on an order, extra6 and extra7 on an item). */
 type Metadata = Record<string, string | null>;
@@ -150,6 +150,7 @@ function noteDefaults(
  * Checks an order against the client's data and stores it; every problem is reported together. One statement looks up
  * everything the order refers to and, when nothing is wrong, writes it and returns the rows written. The client's clock
  * (createdAt) is read by that statement, so `client` needs to be no fresher than its id (it may come from the token cache).
+ * `writes`: more that the statement writes with the order (the API's stored JSON of it).
  */
 export async function placeOrder(
   db: Db,
@@ -157,6 +158,7 @@ export async function placeOrder(
   input: NewOrder,
   problems = new ProblemCollector(),
   warnings: InputWarnings = noInputWarnings,
+  writes?: PlacementWrites,
 ): Promise<PlacedOrder> {
   const { deliveryAddress: delivery, billingAddress: billing, items } = input;
   const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
@@ -206,6 +208,7 @@ export async function placeOrder(
         })),
       },
       !refused,
+      writes,
     );
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key')) {

@@ -150,18 +150,24 @@ export interface ResourceSql {
   related?: {
     ctes: SQL;
     joins: SQL;
-    /** The same CTEs over the rows `owned` selects instead of the page's (stored.ts: the ids a trigger was given). */
-    ctesOwned(owned: Owned): SQL;
+    /**
+     * The same CTEs over other rows than the page's: `rowsOf` gives the FROM clause of each related table's rows
+     * (stored.ts: the rows of the ids a trigger was given, or the rows a create statement wrote).
+     */
+    ctesFrom(rowsOf: RowsOf): SQL;
   };
 }
-/** The condition on the owner column of a relationship's table that selects the rows of the resources being written. */
-export type Owned = (owner: AnyPgColumn) => SQL;
-const ownedByPage: Owned = (owner) => sql`${owner} in (select id from page)`;
+/**
+ * The FROM clause (with its WHERE) of the rows of a relationship's table that belong to the resources being written;
+ * the expressions name the table's columns by the table's name, so another relation stands in under that name.
+ */
+export type RowsOf = (table: PgTable, owner: AnyPgColumn) => SQL;
+const ownedByPage: RowsOf = (table, owner) => sql`from ${table} where ${owner} in (select id from page)`;
 
 /** One grouped aggregate per relationship held by another table, over the page's ids, joined by the resource's id. */
-function joined(name: string, { related, type, id, owner }: Related, resourceId: AnyPgColumn, owned: Owned) {
+function joined(name: string, { related, type, id, owner }: Related, resourceId: AnyPgColumn, rowsOf: RowsOf) {
   const alias = sql.raw(`"related_${name}"`);
-  const rows = sql`from ${id.table} where ${owned(owner)}`;
+  const rows = rowsOf(id.table, owner);
   const join = sql`left join ${alias} on ${alias}.owner = ${resourceId}`;
   // The identifiers come sorted from a subquery instead of `string_agg(... order by id)`, which sorts each group on its
   // own (PostgreSQL 15): a hundred small sorts cost more than the rest of the page. string_agg takes its rows in the
@@ -229,12 +235,12 @@ export function resource(
     }),
   );
   if (!related.length) return { id, json: rendered(type, json) };
-  const aggregates = (owned: Owned) => related.map((r, index) => joined(names[index], r, id, owned));
-  const ctesOwned = (owned: Owned) =>
+  const aggregates = (rowsOf: RowsOf) => related.map((r, index) => joined(names[index], r, id, rowsOf));
+  const ctesFrom = (rowsOf: RowsOf) =>
     rendered(
       type,
       sql.join(
-        aggregates(owned).map((r) => r.cte),
+        aggregates(rowsOf).map((r) => r.cte),
         sql`, `,
       ),
     );
@@ -242,7 +248,7 @@ export function resource(
     aggregates(ownedByPage).map((r) => r.join),
     sql` `,
   );
-  return { id, json: rendered(type, json), related: { ctes: ctesOwned(ownedByPage), joins: rendered(type, joins), ctesOwned } };
+  return { id, json: rendered(type, json), related: { ctes: ctesFrom(ownedByPage), joins: rendered(type, joins), ctesFrom } };
 }
 
 /** A resource expression as SQL text, rendered once with the casing the database handles use. */
