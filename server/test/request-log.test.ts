@@ -1,6 +1,7 @@
 // The request log: each call of a client is kept with its bodies (bounded, credentials redacted) and read back newest
 // first; Request-Id on every answer; other clients' entries are invisible; retention per client and by age.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { RequestLogWriter } from '../src/modules/request-log/writer.ts';
 import { redact } from '../src/modules/request-log/redact.ts';
@@ -383,6 +384,31 @@ describe('the writer', () => {
     await writer.flush();
     expect(writer.dropped).toBe(2);
     expect(errors).toEqual([new Error('disk full')]);
+  });
+
+  it('writes a batch whose bodies take many 2 ms slices to compress, every body as it came and in order', async () => {
+    const owner = await sb.newClient();
+    const writer = new RequestLogWriter(sb.database.db, { maxPerClient: 1000, maxAgeSeconds: 3600 });
+    // Bodies of about 15 KiB that compress well: some 50 µs each, so 400 of them take several slices.
+    const bodyOf = (n: number, part: string) =>
+      JSON.stringify({
+        n,
+        part,
+        rows: Array.from({ length: 300 }, (_, i) => ({ i, sku: `SKU-${(i * 7919 + n) % 1000}`, name: 'Bench product' })),
+      });
+    const sent = Array.from({ length: 200 }, (_, n) => ({ request: bodyOf(n, 'request'), response: bodyOf(n, 'response') }));
+    for (const [n, body] of sent.entries())
+      writer.add({ ...entryOf(n), clientId: owner.id, requestId: `slices-${n}`, requestBody: body.request, responseBody: body.response });
+    await writer.flush();
+    const stored = await queryRows<{ request_id: string; request_body_brotli: Buffer; response_body_brotli: Buffer }>(
+      sb.database.db,
+      sql`select request_id, request_body_brotli, response_body_brotli from request_log where client_id = ${owner.id} and request_id like 'slices-%' order by id`,
+    );
+    expect(stored.map((row) => row.request_id)).toEqual(sent.map((_, n) => `slices-${n}`));
+    stored.forEach((row, n) => {
+      expect(brotliDecompressSync(row.request_body_brotli).toString('utf8')).toBe(sent[n].request);
+      expect(brotliDecompressSync(row.response_body_brotli).toString('utf8')).toBe(sent[n].response);
+    });
   });
 
   it('holds a bounded amount in memory while the database is slow', async () => {
