@@ -73,6 +73,18 @@ describe('stored order JSON', () => {
       { order: true, item: true },
       { order: true, item: true },
     ]);
+    // And with a pick-up point: the pick-up point's trigger leaves the order's JSON too.
+    const withPoint = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { items: twoItems, pickUpPoint: { identifier: 'PUP-W', countryCode: 'NL' } }),
+    });
+    expect(withPoint.status).toBe(201);
+    const pointWritten = await queryRows<{ order: boolean }>(
+      sb.database.db,
+      sql`select o.xmin = p.xmin and o.cmin = p.cmin as order
+        from pick_up_points as p join order_json as o on o.order_id = p.order_id where p.order_id = ${withPoint.body.data.id}`,
+    );
+    expect(pointWritten).toEqual([{ order: true }]);
     // An item added later, by a statement of its own, is written by the triggers, and so is its order.
     const db = sb.database.db;
     const [added] = await queryRows<{ id: number }>(

@@ -116,12 +116,12 @@ const orderIdsOf = {
 };
 const refreshOrdersOf = (ids: string) => `perform ${refreshOrders}(array(${ids}))`;
 /**
- * No row of `table` (the JSON `key` names) was written by the command that inserted the item `c`: a row of the same
- * transaction (xmin) and command (cmin) was written by a placing statement (placementJson) from that item with the rest
- * of its rows; any later command that adds an item has a command of its own.
+ * No row of `json` (the one `key` names) was written by the command that inserted the row `c` of `table`: a row of the
+ * same transaction (xmin) and command (cmin) was written by a placing statement (placementJson) from that row with the
+ * rest of its rows; any later command that adds an item or a pick-up point has a command of its own.
  */
-const notWrittenWithItem = (table: string, alias: string, key: string) =>
-  `not exists (select from ${table} as ${alias}, order_items as i where ${alias}.${key} and i.id = c.id and ${alias}.xmin = i.xmin and ${alias}.cmin = i.cmin)`;
+const notWrittenWith = (table: string, json: string, key: string) =>
+  `not exists (select from ${json} as j, ${table} as r where j.${key} and r.id = c.id and j.xmin = r.xmin and j.cmin = r.cmin)`;
 const triggers: { table: string; event: Event; statements: string[] }[] = [
   // A new order with items gets its JSON from the items' trigger (items are written after their order, by the same
   // statement at the soonest): written here too, it would be written twice.
@@ -140,8 +140,8 @@ const triggers: { table: string; event: Event; statements: string[] }[] = [
     table: 'order_items',
     event: 'insert',
     statements: [
-      `perform ${refreshOrderItems}(array(select c.id from changed as c where ${notWrittenWithItem('order_item_json', 'j', 'order_item_id = c.id')}))`,
-      refreshOrdersOf(`select c.order_id from changed as c where ${notWrittenWithItem('order_json', 'j', 'order_id = c.order_id')}`),
+      `perform ${refreshOrderItems}(array(select c.id from changed as c where ${notWrittenWith('order_items', 'order_item_json', 'order_item_id = c.id')}))`,
+      refreshOrdersOf(`select c.order_id from changed as c where ${notWrittenWith('order_items', 'order_json', 'order_id = c.order_id')}`),
     ],
   },
   {
@@ -157,9 +157,26 @@ const triggers: { table: string; event: Event; statements: string[] }[] = [
       refreshOrdersOf(orderIdsOf.delete),
     ],
   },
-  ...['order_attachments', 'pick_up_points'].flatMap((table) =>
-    (['insert', 'update', 'delete'] as const).map((event) => ({ table, event, statements: [refreshOrdersOf(orderIdsOf[event])] })),
-  ),
+  // A placed order's pick-up point is written with it, and so is the order's JSON (placementJson).
+  {
+    table: 'pick_up_points',
+    event: 'insert',
+    statements: [
+      refreshOrdersOf(
+        `select c.order_id from changed as c where ${notWrittenWith('pick_up_points', 'order_json', 'order_id = c.order_id')}`,
+      ),
+    ],
+  },
+  ...(['update', 'delete'] as const).map((event) => ({
+    table: 'pick_up_points',
+    event,
+    statements: [refreshOrdersOf(orderIdsOf[event])],
+  })),
+  ...(['insert', 'update', 'delete'] as const).map((event) => ({
+    table: 'order_attachments',
+    event,
+    statements: [refreshOrdersOf(orderIdsOf[event])],
+  })),
 ];
 
 function triggerStatements(): string[] {
