@@ -118,6 +118,7 @@ const readme = [
   "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
   '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
   "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, request-log), bench/lib.ts (seeding with SQL, autocannon).",
+  "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them) and `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
 ].join('\n');

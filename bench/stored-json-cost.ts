@@ -1,6 +1,7 @@
-// What the stored order JSON costs the create route (server/src/api/v3/representation/stored.ts): POST /v3/orders
-// against one server and one PostgreSQL database (fsync on), with the stored JSON's triggers enabled and disabled in
-// turn, three alternating rounds of 8 s with 10 connections after 3 s to warm up. Not part of `npm run bench`:
+// What the stored order JSON's triggers cost the create route (server/src/api/v3/representation/stored.ts): POST
+// /v3/orders against one server and one PostgreSQL database (fsync on), with the triggers enabled and disabled in
+// turn, three alternating rounds of 8 s with 10 connections after 3 s to warm up. The placing statement writes the
+// order's JSON itself (placementJson), so for creates the triggers only check. Not part of `npm run bench`:
 //   npx tsx bench/stored-json-cost.ts
 // With the triggers disabled the stored JSON falls out of step: the database is thrown away with its cluster.
 import pg from 'pg';
