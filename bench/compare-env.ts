@@ -5,7 +5,7 @@
 // BENCH_ROUNDS (default 4) rounds of 8 s with 10 connections after 3 s each to warm up; prints req/s per round.
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
-import { type BenchServer, load, orderDocument, startBenchServer } from './lib.ts';
+import { type BenchServer, createRate, startBenchServer } from './lib.ts';
 
 const variants = JSON.parse(process.env.BENCH_VARIANTS ?? '{}') as Record<string, Record<string, string>>;
 if (Object.keys(variants).length < 2) throw new Error('BENCH_VARIANTS: a JSON object of at least two named environments');
@@ -20,23 +20,9 @@ try {
   await admin.end();
   for (const [name, env] of Object.entries(variants))
     servers.push([name, await startBenchServer({ DATABASE_URL: cluster.url('compare_env'), BENCH_SEED_ORDERS: '100', ...env })]);
-  let sent = 0;
-  const create = async (server: BenchServer, duration: number) =>
-    Math.round(
-      (
-        await load({
-          url: `${server.url}/v3/orders`,
-          method: 'POST',
-          token: server.token,
-          label: 'compare',
-          duration,
-          body: () => JSON.stringify(orderDocument(server.client, `ENV-${Date.now().toString(36)}-${++sent}`)),
-        })
-      ).requestsPerSecond,
-    );
-  for (const [, server] of servers) await create(server, 3);
+  for (const [, server] of servers) await createRate(server, 3);
   const perRound = new Map<string, number[]>(servers.map(([name]) => [name, []]));
-  for (let round = 0; round < rounds; round++) for (const [name, server] of servers) perRound.get(name)!.push(await create(server, 8));
+  for (let round = 0; round < rounds; round++) for (const [name, server] of servers) perRound.get(name)!.push(await createRate(server, 8));
   for (const [name, values] of perRound) console.log(`${name}: ${values.join(', ')} req/s`);
 } finally {
   for (const [, server] of servers) await server.stop();

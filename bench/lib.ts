@@ -223,6 +223,24 @@ export interface BenchServer extends ServerInfo {
   stop(): Promise<void>;
 }
 
+let createsSent = 0;
+/**
+ * req/s of `POST /v3/orders` against a benchmark server for `duration` seconds with 10 connections, each request a new
+ * externalOrderNumber: the create load of the probes run on their own (bench/compare-env.ts, bench/stored-json-cost.ts).
+ */
+export async function createRate(server: BenchServer, duration: number): Promise<number> {
+  const prefix = `PROBE-${Date.now().toString(36)}`;
+  const result = await load({
+    url: `${server.url}/v3/orders`,
+    method: 'POST',
+    token: server.token,
+    label: 'create',
+    duration,
+    body: () => JSON.stringify(orderDocument(server.client, `${prefix}-${++createsSent}`)),
+  });
+  return Math.round(result.requestsPerSecond);
+}
+
 /** Starts bench/serve.ts in its own process, so the load generator and the server do not share an event loop. */
 export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
   const child: ChildProcess = fork(path.join(repository, 'bench', 'serve.ts'), [], {

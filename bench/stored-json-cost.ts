@@ -6,7 +6,7 @@
 // With the triggers disabled the stored JSON falls out of step: the database is thrown away with its cluster.
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
-import { load, orderDocument, startBenchServer } from './lib.ts';
+import { createRate, startBenchServer } from './lib.ts';
 
 const cluster = await startCluster({ fsync: true });
 try {
@@ -21,20 +21,7 @@ try {
     for (const table of ['orders', 'order_items', 'order_attachments', 'pick_up_points'])
       await switcher.query(`alter table ${table} ${on ? 'enable' : 'disable'} trigger user`);
   };
-  let sent = 0;
-  const create = async (duration: number) =>
-    Math.round(
-      (
-        await load({
-          url: `${server.url}/v3/orders`,
-          method: 'POST',
-          token: server.token,
-          label: 'create',
-          duration,
-          body: () => JSON.stringify(orderDocument(server.client, `COST-${++sent}`)),
-        })
-      ).requestsPerSecond,
-    );
+  const create = (duration: number) => createRate(server, duration);
   await create(3);
   const rounds: { with: number; without: number }[] = [];
   for (let round = 0; round < 3; round++) {
