@@ -127,6 +127,12 @@ function rowOf<T>(json: Record<string, unknown>, timestamps: string[] = []): T {
  */
 export interface PlacementWrites {
   ctes: SQL;
+  /**
+   * A custom setting (`prefix.name`) the statement sets to 'on' for its transaction before it writes a row, and back to
+   * '' as its answer is made: while it is 'on', triggers that check it know the statement writes what they would (the
+   * ctes above), and leave it. Any later statement of the transaction finds it ''.
+   */
+  setting?: string;
 }
 
 const statements = new Map<PlacementWrites | undefined, TextStatement>();
@@ -145,7 +151,9 @@ const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
     sql`with input as (
       select ${sql.placeholder('clientId')}::int as client_id, ${sql.placeholder('document')}::jsonb as doc, ${sql.placeholder('orderTypeId')}::int as order_type_id,
         ${sql.placeholder('shippingMethodId')}::int as shipping_method_id, ${sql.placeholder('externalOrderNumber')}::text as external_order_number,
-        ${sql.placeholder('write')}::boolean as write, ${sql.placeholder('now')}::timestamptz as now),
+        ${sql.placeholder('write')}::boolean as write, ${sql.placeholder('now')}::timestamptz as now${
+          writes?.setting ? sql`, set_config(${writes.setting}, 'on', true) as marked` : sql``
+        }),
     order_type as (
       select order_types.id from order_types, input
       where order_types.client_id = input.client_id and order_types.id = input.order_type_id),
@@ -224,7 +232,9 @@ const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
       'deliveryAddress', (select row_to_json(a) from delivery a),
       'billingAddress', coalesce((select row_to_json(a) from billing a), (select row_to_json(a) from delivery a)),
       'pickUpPoint', (select row_to_json(p) from pick_up_point p),
-      'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer`,
+      'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer${
+        writes?.setting ? sql`, set_config(${writes.setting}, '', true) as unmarked` : sql``
+      }`,
   );
 
 /**

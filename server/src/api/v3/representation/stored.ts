@@ -7,7 +7,8 @@
 // (orders.ts, order-items.ts): every write path keeps it, whether the v3 or v2 API, the warehouse or SQL by hand; the
 // test sandbox checks it against the expressions for every order when it closes (documentsOutOfStep). Links are
 // stored with a marker where the request's base goes (sql.ts, storedBaseMarker), replaced as a page is read. The
-// statement that places an order writes its order's and items' text itself (placementJson), and the triggers leave it.
+// statement that places an order writes its order's and items' text itself (placementJson), and the insert triggers do not
+// fire for it.
 //
 // The functions and triggers are made from the rendered expressions, so they are installed when the server starts
 // rather than by a migration: `installStoredJson` compares a hash of their SQL with the one the database holds, and on
@@ -28,6 +29,13 @@ const text = (query: ReturnType<typeof sql>) => dialect.sqlToQuery(query).sql;
 const refreshOrders = 'shopapi_refresh_order_json';
 /** Rewrites the JSON of the order items whose ids it is given. */
 const refreshOrderItems = 'shopapi_refresh_order_item_json';
+/**
+ * Held 'on' by the statement that places an order while it writes (placementJson): the insert triggers of the tables it
+ * writes do not fire for it, since it writes the JSON they would write, from the same rows.
+ */
+const placingSetting = 'shopapi.placing';
+const placedTables = new Set(['orders', 'order_items', 'pick_up_points']);
+const unlessPlacing = `current_setting('${placingSetting}', true) is distinct from 'on'`;
 
 /** The order's relationships to its items, attachments and pick-up point: grouped aggregates (sql.ts). */
 function orderRelated() {
@@ -59,10 +67,11 @@ function refreshFunctions(): string[] {
 
 /**
  * The order's and its items' JSON written by the statement that places the order (modules/orders/repository.ts), from
- * the rows it wrote: the triggers after it find the JSON written by the same command as the rows and leave it. Written
- * again by the triggers from the tables, it took 0.48 ms of the create statement's 1.15 ms under the create load; now the
- * statement takes 1.01 ms with its triggers at 0.11 (pg_stat_statements; bench/RESULTS.md, findings). The statement's
- * writes are not visible to its other parts, so its own relations stand in for the tables under their names.
+ * the rows it wrote. The statement holds `placingSetting` 'on' while it writes, so the insert triggers of its tables do
+ * not fire for it. Written again by the triggers from the tables, the JSON took 0.48 ms of the create statement's
+ * 1.15 ms under the create load; the triggers only finding that the statement had written it (by xmin and cmin) still
+ * cost about a tenth of PostgreSQL's CPU per create (bench/RESULTS.md, findings). The statement's writes are not visible
+ * to its other parts, so its own relations stand in for the tables under their names.
  */
 export const placementJson: PlacementWrites = (() => {
   const related = orderRelated();
@@ -88,6 +97,7 @@ export const placementJson: PlacementWrites = (() => {
           on conflict (order_item_id) do update set order_id = excluded.order_id, json = excluded.json)`,
       ),
     ),
+    setting: placingSetting,
   };
 })();
 
@@ -115,13 +125,6 @@ const orderIdsOf = {
   delete: 'select order_id from previous',
 };
 const refreshOrdersOf = (ids: string) => `perform ${refreshOrders}(array(${ids}))`;
-/**
- * No row of `json` (the one `key` names) was written by the command that inserted the row `c` of `table`: a row of the
- * same transaction (xmin) and command (cmin) was written by a placing statement (placementJson) from that row with the
- * rest of its rows; any later command that adds an item or a pick-up point has a command of its own.
- */
-const notWrittenWith = (table: string, json: string, key: string) =>
-  `not exists (select from ${json} as j, ${table} as r where j.${key} and r.id = c.id and j.xmin = r.xmin and j.cmin = r.cmin)`;
 const triggers: { table: string; event: Event; statements: string[] }[] = [
   // A new order with items gets its JSON from the items' trigger (items are written after their order, by the same
   // statement at the soonest): written here too, it would be written twice.
@@ -135,20 +138,11 @@ const triggers: { table: string; event: Event; statements: string[] }[] = [
   { table: 'orders', event: 'update', statements: [refreshOrdersOf('select id from changed')] },
   { table: 'orders', event: 'delete', statements: ['delete from order_json where order_id = any(array(select id from previous))'] },
   // An item's JSON is its own row's; an order's holds the ids of its items, attachments and pick-up point.
-  // A placed order's statement wrote the JSON of it and its items (placementJson): not written again.
-  {
+  ...(['insert', 'update'] as const).map((event) => ({
     table: 'order_items',
-    event: 'insert',
-    statements: [
-      `perform ${refreshOrderItems}(array(select c.id from changed as c where ${notWrittenWith('order_items', 'order_item_json', 'order_item_id = c.id')}))`,
-      refreshOrdersOf(`select c.order_id from changed as c where ${notWrittenWith('order_items', 'order_json', 'order_id = c.order_id')}`),
-    ],
-  },
-  {
-    table: 'order_items',
-    event: 'update',
-    statements: [`perform ${refreshOrderItems}(array(select id from changed))`, refreshOrdersOf(orderIdsOf.update)],
-  },
+    event,
+    statements: [`perform ${refreshOrderItems}(array(select id from changed))`, refreshOrdersOf(orderIdsOf[event])],
+  })),
   {
     table: 'order_items',
     event: 'delete',
@@ -157,31 +151,15 @@ const triggers: { table: string; event: Event; statements: string[] }[] = [
       refreshOrdersOf(orderIdsOf.delete),
     ],
   },
-  // A placed order's pick-up point is written with it, and so is the order's JSON (placementJson).
-  {
-    table: 'pick_up_points',
-    event: 'insert',
-    statements: [
-      refreshOrdersOf(
-        `select c.order_id from changed as c where ${notWrittenWith('pick_up_points', 'order_json', 'order_id = c.order_id')}`,
-      ),
-    ],
-  },
-  ...(['update', 'delete'] as const).map((event) => ({
-    table: 'pick_up_points',
-    event,
-    statements: [refreshOrdersOf(orderIdsOf[event])],
-  })),
-  ...(['insert', 'update', 'delete'] as const).map((event) => ({
-    table: 'order_attachments',
-    event,
-    statements: [refreshOrdersOf(orderIdsOf[event])],
-  })),
+  ...['order_attachments', 'pick_up_points'].flatMap((table) =>
+    (['insert', 'update', 'delete'] as const).map((event) => ({ table, event, statements: [refreshOrdersOf(orderIdsOf[event])] })),
+  ),
 ];
 
 function triggerStatements(): string[] {
   return triggers.flatMap(({ table, event, statements }) => {
     const name = `shopapi_json_${table}_${event}`;
+    const when = event === 'insert' && placedTables.has(table) ? ` when (${unlessPlacing})` : '';
     const tables = [event !== 'delete' && 'new table as changed', event !== 'insert' && 'old table as previous'].filter(Boolean);
     return [
       // A statement trigger fires for statements that wrote no row too (the create statement's pick-up point, mostly).
@@ -190,7 +168,7 @@ function triggerStatements(): string[] {
         `if not exists (select from ${event === 'delete' ? 'previous' : 'changed'}) then return null; end if; ${statements.map((statement) => `${statement};`).join(' ')} return null;`,
       ),
       `drop trigger if exists ${name} on ${table}`,
-      `create trigger ${name} after ${event} on ${table} referencing ${tables.join(' ')} for each statement execute function ${name}()`,
+      `create trigger ${name} after ${event} on ${table} referencing ${tables.join(' ')} for each statement${when} execute function ${name}()`,
     ];
   });
 }
