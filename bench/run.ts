@@ -90,7 +90,7 @@ try {
   await scenario(
     'prism',
     '7. Against a mock: Prism serving the same OpenAPI document',
-    `The same requests against the sandbox (bench/serve.ts, 200 orders seeded) and against Prism mocking contract/openapi/v3.json, ${seconds} s each with 10 connections, both warmed up for 3 s, then three alternating rounds. Prism validates the request and answers the document's example without storing anything; the sandbox validates, writes to and reads from its database (fsync on for PostgreSQL). A ratio of 1 means the real sandbox answers as fast as a mock.`,
+    `The same requests against the sandbox (bench/serve.ts, 200 orders seeded) and against Prism mocking contract/openapi/v3.json, ${seconds} s each with 10 connections, both warmed up for 3 s, then three alternating rounds. Prism validates the request and answers the document's example without storing anything; the sandbox validates, writes to and reads from its database (fsync on for PostgreSQL). A ratio of 1 means the real sandbox answers as fast as a mock. The create is measured again against a second server on the same database with the request log off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`): what the log costs against the mock.`,
     async () => benchPrism(await database('bench_prism')),
   );
   await scenario(
