@@ -33,9 +33,18 @@ try {
   postgresVersion =
     String((await admin.query('show server_version')).rows[0].server_version).replace(/^/, 'PostgreSQL ') +
     ' (Debian, fsync on, synchronous_commit on; throwaway cluster from server/test/support/postgres-cluster.ts)';
+  /** The databases made for the scenario that runs: dropped when it ends (dropQuiet). */
+  const made: string[] = [];
   const database = async (name: string) => {
     await admin.query(`create database ${name}`);
+    made.push(name);
     return cluster.url(name);
+  };
+  // A scenario's database is dropped when it ends and a checkpoint written, so the next starts on a quiet cluster: the
+  // 1M orders of the scale scenario kept autovacuum and the checkpointer busy through the scenarios after it.
+  const dropQuiet = async () => {
+    for (const name of made.splice(0)) await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query('checkpoint');
   };
 
   const scenario = async (name: string, title: string, intro: string, body: () => Promise<string[]>, into = sections) => {
@@ -49,6 +58,7 @@ try {
       console.error(error);
       lines = [`**Failed in this run:** ${(error as Error).message.split('\n')[0]}`];
     }
+    await dropQuiet().catch((error) => console.error('could not drop the scenario database', error));
     into.push(`### ${title}`, '', intro, '', ...lines, '', `_(${((Date.now() - started) / 1000).toFixed(0)} s)_`, '');
   };
 
@@ -118,6 +128,7 @@ const readme = [
   "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
   '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
   "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, request-log), bench/lib.ts (seeding with SQL, autocannon).",
+  '- Each scenario has a database of its own, dropped when the scenario ends (then a checkpoint), so no scenario measures the background work of the one before (autovacuum of the 1M orders of the scale scenario).',
   "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them) and `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
