@@ -3,7 +3,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { and, desc, inArray, lt, lte, sql } from 'drizzle-orm';
-import { type Db, ownedBy, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
+import { byteaArray, type Db, ownedBy, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
 
 const { requestLog } = schema;
 
@@ -25,35 +25,41 @@ const batchBytesMax = 8 * 1024 * 1024;
 
 /**
  * A batch of entries in one statement of fixed text, rendered once and prepared: the entries travel as one JSON
- * parameter, in order (their ids follow it). drizzle's multi-row insert rendered and bound every column of every entry
- * on each flush: about 3 % of the server's busy time under the create load (bench/RESULTS.md, section 2).
+ * parameter, in order (their ids follow it), and their bodies as two `bytea[]` parameters in binary form, the UTF-8 of
+ * each body or its Brotli (`requestCompressed`, `responseCompressed`). drizzle's multi-row insert rendered and bound
+ * every column of every entry on each flush; bodies as base64 inside the JSON took a third of the insert's time.
  */
 const insertBatch = textStatement(sql`insert into request_log (client_id, request_id, received_at, api, operation_id, method, url,
     status, duration_ms, request_content_type, request_body, request_body_brotli, request_bytes, request_truncated,
     response_content_type, response_body, response_body_brotli, response_bytes, response_truncated, warnings)
   select e."clientId", e."requestId", e."receivedAt", e.api, e."operationId", e.method, e.url, e.status, e."durationMs",
-    e."requestContentType", e."requestBody", decode(e."requestBodyBrotli", 'base64'), coalesce(e."requestBytes", 0),
-    coalesce(e."requestTruncated", false), e."responseContentType", e."responseBody", decode(e."responseBodyBrotli", 'base64'),
-    coalesce(e."responseBytes", 0), coalesce(e."responseTruncated", false), coalesce(e.warnings, '[]')
+    e."requestContentType", case when not e."requestCompressed" then convert_from(b.request, 'UTF8') end,
+    case when e."requestCompressed" then b.request end, coalesce(e."requestBytes", 0), coalesce(e."requestTruncated", false),
+    e."responseContentType", case when not e."responseCompressed" then convert_from(b.response, 'UTF8') end,
+    case when e."responseCompressed" then b.response end, coalesce(e."responseBytes", 0),
+    coalesce(e."responseTruncated", false), coalesce(e.warnings, '[]')
   from rows from (json_to_recordset(${sql.placeholder('entries')}::json) as ("clientId" int, "requestId" text,
     "receivedAt" timestamptz, api text, "operationId" text, method text, url text, status int, "durationMs" float8,
-    "requestContentType" text, "requestBody" text, "requestBodyBrotli" text, "requestBytes" int, "requestTruncated" boolean,
-    "responseContentType" text, "responseBody" text, "responseBodyBrotli" text, "responseBytes" int,
-    "responseTruncated" boolean, warnings json)) with ordinality as e
+    "requestContentType" text, "requestCompressed" boolean, "requestBytes" int, "requestTruncated" boolean,
+    "responseContentType" text, "responseCompressed" boolean, "responseBytes" int, "responseTruncated" boolean,
+    warnings json)) with ordinality as e
+  join rows from (unnest(${sql.placeholder('requestBodies')}::bytea[], ${sql.placeholder('responseBodies')}::bytea[]))
+    with ordinality as b(request, response, n) on b.n = e.ordinality
   order by e.ordinality`);
 
 /**
- * Bodies longer than this are stored compressed. A list page's answer is kept up to the configured 64 KiB; stored as
- * text it took the embedded database about a third of the page's own time (PGlite runs in the server's thread).
- * Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB. It runs synchronously, with a window fitted to the body:
- * about 15 µs for a 3 KiB create answer and 0.1 ms for 64 KiB. Handed to libuv's thread pool, each body cost the
- * process 110–140 µs of CPU in hand-offs between threads; batches of create entries took 120–160 µs of CPU per entry
- * that way and 75–100 µs this way. A batch yields to the event loop whenever it has compressed for `compressSliceMs`.
+ * Bodies longer than this are compressed here, with Brotli; shorter ones are stored as text, which the database
+ * compresses when the row is long (lz4 on PostgreSQL: migration 0013; pglz on PGlite). A list page's answer is kept up
+ * to the configured 64 KiB: stored as text it took the embedded database about a third of the page's own time (PGlite
+ * runs in the server's thread), and Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB. A create's bodies (1 and
+ * 4 KiB) cost Brotli about 55 µs together, synchronously; stored as text, PostgreSQL's lz4 compresses the answer to
+ * about the same size (1.1 against 0.9 KiB) for a few microseconds. Brotli runs with a window fitted to the body; handed
+ * to libuv's thread pool, each body cost the process 110–140 µs of CPU in hand-offs between threads. A batch yields to
+ * the event loop whenever it has compressed for `compressSliceMs`.
  */
-const compressFrom = 1024;
+const compressFrom = 8 * 1024;
 const compressSliceMs = 2;
-function compressed(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
+function compressed(bytes: Buffer): Buffer {
   return brotliCompressSync(bytes, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 1,
@@ -64,13 +70,14 @@ function compressed(text: string): string {
         Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(bytes.length))),
       ),
     },
-  }).toString('base64');
+  });
 }
 
-/** A body as stored: as text when short, else compressed (base64 in the statement's JSON). */
-function storedBody(text: string | null | undefined): { text: string | null; brotli: string | null } {
-  if (text == null || text.length <= compressFrom) return { text: text ?? null, brotli: null };
-  return { text: null, brotli: compressed(text) };
+/** A body as it travels: its UTF-8, compressed when long; null for none. */
+function storedBody(text: string | null | undefined): { bytes: Buffer | null; compressed: boolean } {
+  if (text == null) return { bytes: null, compressed: false };
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length > compressFrom ? { bytes: compressed(bytes), compressed: true } : { bytes, compressed: false };
 }
 
 /** ES2024's String methods (Node 20 has them; the TypeScript lib here is older). */
@@ -171,22 +178,23 @@ export class RequestLogWriter {
   /** Writes entries in one statement (a test's writer stands in a database that fails or stalls). */
   protected async insertRows(entries: RequestLogEntry[]): Promise<void> {
     const rows = [];
+    const [requestBodies, responseBodies]: (Buffer | null)[][] = [[], []];
     let sliceStart = performance.now();
-    for (const entry of entries) {
+    for (const { requestBody, responseBody, ...entry } of entries) {
       if (performance.now() - sliceStart > compressSliceMs) {
         await yieldToEventLoop();
         sliceStart = performance.now();
       }
-      const [request, response] = [storedBody(entry.requestBody), storedBody(entry.responseBody)];
-      rows.push({
-        ...entry,
-        requestBody: request.text,
-        requestBodyBrotli: request.brotli,
-        responseBody: response.text,
-        responseBodyBrotli: response.brotli,
-      });
+      const [request, response] = [storedBody(requestBody), storedBody(responseBody)];
+      requestBodies.push(request.bytes);
+      responseBodies.push(response.bytes);
+      rows.push({ ...entry, requestCompressed: request.compressed, responseCompressed: response.compressed });
     }
-    await queryStatement(this.db, insertBatch, { entries: JSON.stringify(rows) });
+    await queryStatement(this.db, insertBatch, {
+      entries: JSON.stringify(rows),
+      requestBodies: byteaArray(requestBodies),
+      responseBodies: byteaArray(responseBodies),
+    });
   }
 
   /** Deletes a client's entries beyond its newest maxPerClient. */

@@ -7,17 +7,21 @@ import type * as PGliteModule from '@electric-sql/pglite';
 type Serialize = typeof PGliteModule.protocol.serialize;
 type TextRow = (string | null)[];
 
-/** A parameter in PostgreSQL's text form; undefined for one without a plain text form (a buffer, an object). */
-function textValue(value: unknown): string | null | undefined {
+/**
+ * A parameter in PostgreSQL's text form, or a buffer as it is (sent in binary form: byteaArray); undefined for one
+ * without either (an object).
+ */
+function textValue(value: unknown): string | Uint8Array | null | undefined {
   if (value === null || value === undefined) return null;
+  if (value instanceof Uint8Array) return value;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) {
     const elements = value.map(textValue);
-    if (elements.includes(undefined)) return undefined;
-    return `{${elements.map((e) => (e === null ? 'NULL' : `"${e!.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
+    if (elements.some((e) => e === undefined || e instanceof Uint8Array)) return undefined;
+    return `{${(elements as (string | null)[]).map((e) => (e === null ? 'NULL' : `"${e.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
   }
   return undefined;
 }
@@ -50,7 +54,7 @@ export class EmbeddedStatements {
         }
         const parts = [
           ...parse,
-          serialize.bind({ statement: name, values: values as (string | null)[] }),
+          serialize.bind({ statement: name, values: values as (string | Uint8Array | null)[] }),
           serialize.execute({}),
           serialize.sync(),
         ];

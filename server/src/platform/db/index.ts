@@ -211,6 +211,32 @@ export async function queryStatement(db: Db, statement: TextStatement, values: R
   return rows;
 }
 
+/**
+ * A `bytea[]` value in PostgreSQL's binary form, for a TextStatement placeholder cast `::bytea[]`: it travels as bytes
+ * (node-postgres and PGlite send a buffer as a binary parameter) and the database reads it without parsing text. Bodies
+ * of the request log went inside the statement's JSON as base64 before: a third of the insert's time was that JSON.
+ */
+export function byteaArray(values: (Uint8Array | null)[]): Buffer {
+  if (!values.length) throw new Error('byteaArray: at least one element');
+  const header = 20;
+  const out = Buffer.allocUnsafe(header + values.reduce((size, value) => size + 4 + (value?.length ?? 0), 0));
+  out.writeInt32BE(1, 0); // one dimension
+  out.writeInt32BE(values.includes(null) ? 1 : 0, 4);
+  out.writeInt32BE(17, 8); // element type: bytea
+  out.writeInt32BE(values.length, 12);
+  out.writeInt32BE(1, 16); // lower bound
+  let offset = header;
+  for (const value of values) {
+    out.writeInt32BE(value === null ? -1 : value.length, offset);
+    offset += 4;
+    if (value) {
+      out.set(value, offset);
+      offset += value.length;
+    }
+  }
+  return out;
+}
+
 /** True when the error is a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined;

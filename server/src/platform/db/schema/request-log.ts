@@ -29,7 +29,7 @@ export const requestLog = pgTable(
     requestContentType: text(),
     /** A short body as text; a longer one is in requestBodyBrotli instead (modules/request-log/writer.ts). */
     requestBody: text(),
-    /** A body longer than 1 KiB, its UTF-8 compressed with Brotli: a tenth to a thirtieth of its size in the database. */
+    /** A body longer than 8 KiB, its UTF-8 compressed with Brotli: a tenth to a thirtieth of its size in the database. */
     requestBodyBrotli: bytea(),
     /** The body's whole size in bytes, also when requestBody was cut or left out (binary). */
     requestBytes: integer().notNull().default(0),
