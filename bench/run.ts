@@ -129,7 +129,7 @@ const readme = [
   '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
   "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, request-log), bench/lib.ts (seeding with SQL, autocannon).",
   '- Each scenario has a database of its own, dropped when the scenario ends (then a checkpoint), so no scenario measures the background work of the one before (autovacuum of the 1M orders of the scale scenario).',
-  "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them) and `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off).",
+  "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them), `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off) and `npx tsx bench/request-log-insert.ts` (the request log's batch insert by how its bodies travel).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
   readmeEnd,
 ].join('\n');

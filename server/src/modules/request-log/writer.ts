@@ -27,7 +27,8 @@ const batchBytesMax = 8 * 1024 * 1024;
  * A batch of entries in one statement of fixed text, rendered once and prepared: the entries travel as one JSON
  * parameter, in order (their ids follow it), and their bodies as two `bytea[]` parameters in binary form, the UTF-8 of
  * each body or its Brotli (`requestCompressed`, `responseCompressed`). drizzle's multi-row insert rendered and bound
- * every column of every entry on each flush; bodies as base64 inside the JSON took a third of the insert's time.
+ * every column of every entry on each flush; bodies as base64 inside the JSON took a fifth to a third of the insert's
+ * time (bench/request-log-insert.ts).
  */
 const insertBatch = textStatement(sql`insert into request_log (client_id, request_id, received_at, api, operation_id, method, url,
     status, duration_ms, request_content_type, request_body, request_body_brotli, request_bytes, request_truncated,
@@ -52,10 +53,11 @@ const insertBatch = textStatement(sql`insert into request_log (client_id, reques
  * compresses when the row is long (lz4 on PostgreSQL: migration 0013; pglz on PGlite). A list page's answer is kept up
  * to the configured 64 KiB: stored as text it took the embedded database about a third of the page's own time (PGlite
  * runs in the server's thread), and Brotli at quality 1 makes 64 KiB of JSON:API about 2 KiB. A create's bodies (1 and
- * 4 KiB) cost Brotli about 55 µs together, synchronously; stored as text, PostgreSQL's lz4 compresses the answer to
- * about the same size (1.1 against 0.9 KiB) for a few microseconds. Brotli runs with a window fitted to the body; handed
- * to libuv's thread pool, each body cost the process 110–140 µs of CPU in hand-offs between threads. A batch yields to
- * the event loop whenever it has compressed for `compressSliceMs`.
+ * 4 KiB) cost Brotli about 60 µs together, synchronously; stored as text, PostgreSQL's lz4 compresses the answer to
+ * about the same size (1.1 against 0.9 KiB), the insert costing it 10–15 µs more per entry
+ * (bench/request-log-insert.ts). Brotli runs with a window fitted to the body; handed to libuv's thread pool, each body
+ * cost the process 110–140 µs of CPU in hand-offs between threads. A batch yields to the event loop whenever it has
+ * compressed for `compressSliceMs`.
  */
 const compressFrom = 8 * 1024;
 const compressSliceMs = 2;
