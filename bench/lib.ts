@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { schema, type Db } from '../server/src/platform/db/index.ts';
 import { createClient } from '../server/src/modules/clients/service.ts';
+import type { Cluster } from '../server/test/support/postgres-cluster.ts';
 
 export const repository = path.resolve(import.meta.dirname, '..');
 /** Seconds of every timed load run; BENCH_SECONDS shortens it for a smoke run. */
@@ -224,6 +226,18 @@ export interface BenchServer extends ServerInfo {
 }
 
 let createsSent = 0;
+/** A new database of the probe's throwaway cluster (the probes run on their own: bench/compare-env.ts and others): its URL. */
+export async function probeDatabase(cluster: Cluster, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: cluster.url() });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return cluster.url(name);
+}
+
 /**
  * req/s of `POST /v3/orders` against a benchmark server for `duration` seconds with 10 connections, each request a new
  * externalOrderNumber: the create load of the probes run on their own (bench/compare-env.ts, bench/stored-json-cost.ts).

@@ -8,18 +8,15 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
 import { byteaArray } from '../server/src/platform/db/index.ts';
-import { createRate, startBenchServer } from './lib.ts';
+import { createRate, probeDatabase, startBenchServer } from './lib.ts';
 
 const cluster = await startCluster({ fsync: true });
 try {
-  const admin = new pg.Client({ connectionString: cluster.url() });
-  await admin.connect();
-  await admin.query('create database request_log_insert');
-  await admin.end();
-  const server = await startBenchServer({ DATABASE_URL: cluster.url('request_log_insert'), BENCH_SEED_ORDERS: '100' });
+  const url = await probeDatabase(cluster, 'request_log_insert');
+  const server = await startBenchServer({ DATABASE_URL: url, BENCH_SEED_ORDERS: '100' });
   await createRate(server, 2);
   await server.stop(); // writes what it has queued
-  const db = new pg.Client({ connectionString: cluster.url('request_log_insert') });
+  const db = new pg.Client({ connectionString: url });
   await db.connect();
   const { rows } = await db.query(`select client_id, request_id, received_at, api, operation_id, method, url, status, duration_ms,
       request_content_type, coalesce(request_body, convert_from(request_body_brotli, 'UTF8')) as request_body, request_bytes,
