@@ -7,8 +7,8 @@
 // (orders.ts, order-items.ts): every write path keeps it, whether the v3 or v2 API, the warehouse or SQL by hand; the
 // test sandbox checks it against the expressions for every order when it closes (documentsOutOfStep). Links are
 // stored with a marker where the request's base goes (sql.ts, storedBaseMarker), replaced as a page is read. The
-// statement that places an order writes its order's and items' text itself (placementJson), and the insert triggers do not
-// fire for it.
+// statement that places an order writes its order's and items' text itself (placementJson), and the insert triggers
+// do not fire for it.
 //
 // The functions and triggers are made from the rendered expressions, so they are installed when the server starts
 // rather than by a migration: `installStoredJson` compares a hash of their SQL with the one the database holds, and on
