@@ -62,7 +62,8 @@ describe('stored order JSON', () => {
 
   it('is written by the statement that places an order, and the triggers after it leave it as written', async () => {
     const order = await newOrder();
-    // The same transaction and command as the rows: a trigger's rewrite would be a later command.
+    // The same transaction and command as the rows: a trigger's rewrite (it fires when the placing statement does not
+    // hold shopapi.placing 'on') would be a later command.
     const written = await queryRows<{ order: boolean; item: boolean }>(
       sb.database.db,
       sql`select o.xmin = i.xmin and o.cmin = i.cmin as order, j.xmin = i.xmin and j.cmin = i.cmin as item
@@ -73,7 +74,7 @@ describe('stored order JSON', () => {
       { order: true, item: true },
       { order: true, item: true },
     ]);
-    // And with a pick-up point: the pick-up point's trigger leaves the order's JSON too.
+    // And with a pick-up point: its insert trigger does not rewrite the order's JSON either.
     const withPoint = await sb.call('POST', '/v3/orders', {
       token: client.token,
       body: orderDocument(client, { items: twoItems, pickUpPoint: { identifier: 'PUP-W', countryCode: 'NL' } }),
