@@ -45,9 +45,10 @@ export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, 
 /**
  * Claims the client's earliest move due by `until` and runs it at its due moment, in one transaction, then schedules the
  * next. SKIP LOCKED: a move another process is running is left to it. A shortage when shipping puts the shipment in
- * ERROR instead. Returns false when nothing is due. Shipments past the retention window still move (see ShipmentLookup).
+ * ERROR instead. Returns the moment of the move, or undefined when nothing is due. Shipments past the retention window
+ * still move (see ShipmentLookup).
  */
-export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<boolean> {
+export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<Date | undefined> {
   let claimed: { shipmentId: number; dueOn: Date } | undefined;
   try {
     const ran = await db.transaction(async (tx) => {
@@ -58,17 +59,17 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
         .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id))
         .limit(1)
         .for('update', { skipLocked: true });
-      if (!task) return false;
+      if (!task) return undefined;
       claimed = { shipmentId: task.entityId, dueOn: task.dueOn };
       const shipment = await findShipment(tx, client, task.entityId, { lock: true, pastRetention: true });
       if (!shipment || shipment.status === 'ERROR') {
         await unschedule(tx, 'shipment', task.entityId);
-        return true;
+        return task.dueOn;
       }
       const result = await stepShipment(tx, client, shipment, task.dueOn, { correctShortage: false });
       if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));
       else await unschedule(tx, 'shipment', shipment.id);
-      return true;
+      return task.dueOn;
     });
     return ran;
   } catch (error) {
@@ -77,6 +78,6 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
     await db.transaction(async (tx) => {
       await putInError(tx, client, await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true }), dueOn);
     });
-    return true;
+    return dueOn;
   }
 }
