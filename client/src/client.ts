@@ -88,13 +88,14 @@ export class ParameterError extends TypeError {
  * Each path parameter as one percent-encoded segment, so no value can lead the request to another route, even one
  * passed past the types with a cast. openapi-fetch's own serializer writes an object's keys unencoded
  * (`{ '../webhooks/1#': '' }` became `../webhooks/1#,`, and DELETE /v3/orders/{id} deleted a webhook). A value that is
- * not a string or a finite number is refused, and so are '', '.' and '..': URL parsing drops or resolves those
+ * not a string or a number is refused, and so are '', '.' and '..': URL parsing drops or resolves those
  * segments, and '%2e%2e' with them, so no encoding keeps them in place.
  */
 function serializePath(url: string, params: Record<string, unknown>): string {
   return url.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    // A number's text has no '/', '#', '?' or '%', and is never '', '.' or '..': NaN goes as the segment NaN.
+    if (typeof value === 'number') return String(value);
     if (typeof value !== 'string')
       throw new ParameterError(`The path parameter ${name} of ${url} must be a string or a number; nothing was sent.`);
     if (['', '.', '..'].includes(value))
