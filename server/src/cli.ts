@@ -199,7 +199,6 @@ async function main(argv: string[]) {
       values.settings === undefined ? {} : { settings: readSettingsFile(values.settings), settingsFile: values.settings };
     const client = await runCommand('client create', { username: values.username, password: values.password, ...settings });
     console.log(`Created client ${client.id} (${client.username}).`);
-    console.log(client.id);
     return;
   }
   if (command === 'client' && sub === 'list') {
