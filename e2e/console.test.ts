@@ -36,11 +36,13 @@ async function watchedPage(options: BrowserContextOptions = {}): Promise<{ conte
       console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
     });
   });
-  context.on('request', async (request) => {
+  // The headers the page gave the request, read at once: awaiting allHeaders() fails for a request still under way when
+  // its context is closed (the screen-size tests close theirs while the console polls).
+  context.on('request', (request) => {
     const url = new URL(request.url());
     if (url.hostname !== '127.0.0.1') remoteRequests.push(request.url());
     const read = request.method() === 'GET' && apiPath.test(url.pathname);
-    if (read && (await request.allHeaders())['sandbox-log'] !== 'skip') loggedReads.push(request.url());
+    if (read && request.headers()['sandbox-log'] !== 'skip') loggedReads.push(request.url());
   });
   context.on('response', (response) => {
     if (response.status() >= 400) failures.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
