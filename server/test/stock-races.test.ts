@@ -2,6 +2,8 @@
 // an order now at the same moment, no unit is promised or booked out twice and none of them fails. On PGlite the
 // transactions take turns; on PostgreSQL they overlap (stock-processes.postgres.test.ts races whole server processes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { schema } from '../src/platform/db/index.ts';
 import { findShipment, ordersToStart, startOrder, stepShipment } from '../src/modules/shipments/service.ts';
 import { runNextShipmentStep, scheduleFirstMove } from '../src/warehouse/outbound.ts';
 import type { Client } from '../src/modules/clients/client.ts';
@@ -135,5 +137,23 @@ describe('a shipment whose reserved goods are gone', () => {
     expect(after.status).toBe('ERROR');
     const levels = (await call('GET', `/v3/stockLevels/${goneId}`)).body.data.attributes.levels;
     expect(levels).toEqual([expect.objectContaining({ warehouse: 'NR', physical: 0, outbound: 1, free: 0 })]);
+  });
+});
+
+describe('a stock row', () => {
+  it('never holds less than one unit, however it is written: the database refuses it', async () => {
+    await receiveGoods(sb, client, [{ sku, quantity: 2 }]);
+    const { stock } = schema;
+    const mine = and(eq(stock.clientId, client.id), eq(stock.sku, sku));
+    const quantities = async () =>
+      (await sb.database.db.select({ quantity: stock.quantity }).from(stock).where(mine)).map((r) => r.quantity);
+    const before = await quantities();
+    for (const quantity of [0, -1]) {
+      await expect(sb.database.db.update(stock).set({ quantity }).where(mine)).rejects.toMatchObject({
+        cause: expect.objectContaining({ constraint: 'stock_quantity_positive' }),
+      });
+    }
+    expect(await quantities()).toEqual(before);
+    expect(before).toContain(2);
   });
 });
