@@ -21,7 +21,6 @@ let sb: TestSandbox;
 let client: TestClient;
 let domain: Client;
 let productId: number;
-const orderIds: number[] = [];
 
 const call = (method: string, url: string) => sb.call(method, url, { token: client.token });
 
@@ -49,7 +48,6 @@ beforeAll(async () => {
       body: orderDocument(client, { externalOrderNumber: uniqueNumber('RACE'), items: [{ sku, quantity: 1 }] }),
     });
     expect(answer.status, answer.raw).toBe(201);
-    orderIds.push(answer.body.data.id);
   }
   domain = await domainClient(sb, client);
 });
