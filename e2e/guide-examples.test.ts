@@ -24,7 +24,7 @@ const guides = [
   'shopapi/v3/authenticating.md',
   'shopapi/v3/general-concepts/jsonapi.md',
   'shopapi/v3/general-concepts/pagination.md',
-  'index-banner-1.md',
+  'sandbox.md',
 ];
 
 interface Example {
