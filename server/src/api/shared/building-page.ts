@@ -59,7 +59,7 @@ export function buildingPage(progress: BuildProgress, what: 'portal' | 'console'
 <body>
 <h1>${heading}</h1>
 <p>The sandbox builds its ${what} on this first start (or after its sources changed). The API answers already: request a
-token with <code>POST /token</code> and call <code>/v3/...</code> as the guides show.</p>
+token with <code>POST /token</code> and call <code>/v3/...</code>, as the README's walkthrough shows.</p>
 ${status}
 <ol>
 ${progress.steps.map((step) => stepLine(step, now)).join('\n')}
