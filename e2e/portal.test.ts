@@ -22,6 +22,7 @@ const routes: [string, string | RegExp][] = [
   ['/docs/get-started/steps/getting-settings', 'Getting settings'],
   ['/docs/get-started/steps/synchronizing-products', 'Synchronizing products'],
   ['/docs/index-banner-1', 'Run the sandbox'],
+  ['/docs/sandbox', 'Run the sandbox'],
   ['/docs/index-banner-2', 'From v2 to v3'],
   ['/docs/shopapi/v3/', 'ShopApi v3'],
   ['/docs/shopapi/v3/authenticating', 'Authenticating in v3'],
@@ -323,7 +324,7 @@ describe('page chrome', () => {
     const link = menu.getByRole('link', { name: 'Run the sandbox' });
     await link.waitFor({ state: 'visible' });
     await link.click();
-    await page.waitForURL(`${site.url}/docs/index-banner-1`);
+    await page.waitForURL(`${site.url}/docs/sandbox`);
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();
   });

@@ -123,7 +123,7 @@ const config: Config = {
     announcementBar: {
       id: 'sandbox-2025',
       content:
-        'New: run the whole Shop API on your own machine. <a href="/docs/index-banner-1">Start the sandbox</a> and try every call.',
+        'New: run the whole Shop API on your own machine. <a href="/docs/sandbox">Start the sandbox</a> and try every call.',
       isCloseable: true,
       backgroundColor: 'var(--portal-announcement-background)',
       textColor: 'var(--portal-announcement-color)',
@@ -174,7 +174,7 @@ const config: Config = {
           items: [
             {label: 'Get Started', to: '/docs/get-started/'},
             {label: 'Go-live checklist', to: '/docs/get-started/steps/checklist'},
-            {label: 'Run the sandbox', to: '/docs/index-banner-1'},
+            {label: 'Run the sandbox', to: '/docs/sandbox'},
           ],
         },
         {
