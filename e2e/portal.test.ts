@@ -328,28 +328,55 @@ describe('page chrome', () => {
     await context.close();
   });
 
-  test('colour mode starts dark, switches to light and back, and survives a reload', async () => {
-    const { context, page } = await open('/docs');
+  test("with no stored choice, the colour mode is the system's: light for light, dark for dark", async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await open('/docs', { colorScheme });
+      const html = page.locator('html');
+      expect([await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')], colorScheme).toEqual([
+        colorScheme,
+        'system',
+      ]);
+      await context.close();
+    }
+  });
+
+  test('a system that states no preference, or a page read without scripts, is dark', async () => {
+    const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+    // Browsers answer light when the reader has no preference; this one answers neither light nor dark.
+    await context.addInitScript(() => {
+      const matchMedia = window.matchMedia.bind(window);
+      window.matchMedia = (query: string) => matchMedia(query.includes('prefers-color-scheme') ? 'not all' : query);
+    });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/docs`);
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await context.close();
+    const withoutScripts = await browser.newContext({ colorScheme: 'light', javaScriptEnabled: false });
+    const plain = await withoutScripts.newPage();
+    await plain.goto(`${site.url}/docs`);
+    expect(await plain.locator('html').getAttribute('data-theme')).toBe('dark');
+    await withoutScripts.close();
+  });
+
+  test('a choice made with the switch wins over the system and survives a reload; the switch cycles light, dark, system', async () => {
+    const { context, page } = await open('/docs', { colorScheme: 'dark' });
     const html = page.locator('html');
     const mode = async () => [await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')];
-    expect(await mode()).toEqual(['dark', 'dark']);
     const toggle = page.locator('.navbar button[class*="toggleButton"]');
     await toggle.click();
     expect(await mode()).toEqual(['light', 'light']);
     await page.reload();
     expect(await mode()).toEqual(['light', 'light']);
+    await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
     await toggle.click();
     expect(await mode()).toEqual(['dark', 'dark']);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    expect(await mode()).toEqual(['dark', 'dark']);
+    await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+    await toggle.click();
+    expect(await mode()).toEqual(['light', 'system']);
     await context.close();
-  });
-
-  // Browsers cannot tell "no preference" from "light", so the system's setting is not consulted: dark until switched.
-  test('a system that states no preference or light still starts dark', async () => {
-    for (const colorScheme of ['no-preference', 'light'] as const) {
-      const { context, page } = await open('/docs', { colorScheme });
-      expect(await page.locator('html').getAttribute('data-theme'), colorScheme).toBe('dark');
-      await context.close();
-    }
   });
 
   test('the announcement bar stays dismissed after a reload', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
+import colourMode from './plugins/colour-mode';
 import hydrationTransitions from './plugins/hydration-transitions';
 import idlePrefetch from './plugins/idle-prefetch';
 import llmsTxt from './plugins/llms-txt';
@@ -48,7 +49,7 @@ const config: Config = {
   // evaluated, a few hundred milliseconds of a phone's CPU. Preloaded, they still download from the start; they run in
   // order two frames after the first contentful paint (a first paint can show only the top of a page still being
   // parsed; the template's loader comes last, so the next frame has all of it), and after 3 s in a tab that does not
-  // paint (opened in the background).
+  // paint (opened in the background). Its <html> also starts dark, the colour mode of a page read without scripts.
   ssrTemplate: readFileSync(path.join(__dirname, 'ssr-template.html'), 'utf8'),
   i18n: {defaultLocale: 'en', locales: ['en']},
 
@@ -107,6 +108,7 @@ const config: Config = {
     [openapiDownloads, {documents: {v3: path.join(openapiDir, 'v3.json'), v2: path.join(openapiDir, 'v2.json')}}],
     [referenceChunks, {folders: ['specs']}],
     [llmsTxt, {guidesPluginId: 'default', referencesPluginId: 'openapi'}],
+    colourMode,
     openapiStorageUtils,
     openapiCodeTabIcons,
     prismOnDemand,
@@ -117,9 +119,9 @@ const config: Config = {
   ],
 
   themeConfig: {
-    // Dark unless the reader picks light with the navbar switch (kept in localStorage). Browsers cannot tell "no
-    // preference" from "light" (prefers-color-scheme has only the two), so the system's setting is not consulted.
-    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: false, disableSwitch: false},
+    // A choice made with the navbar switch (kept in localStorage) wins; else the system's light or dark; else dark
+    // (plugins/colour-mode). The switch cycles light, dark and system.
+    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: true, disableSwitch: false},
     announcementBar: {
       id: 'sandbox-2025',
       content:
