@@ -109,6 +109,55 @@ describe('routes', () => {
     }
   });
 
+  test("each reference's index lists every operation by tag, with its method, path and summary, linking to its page", async () => {
+    for (const version of ['v3', 'v2']) {
+      const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
+        tags: { name: string }[];
+        paths: Record<string, Record<string, { summary: string; tags: string[] }>>;
+      };
+      const { context, page } = await open(`/specs/${version}/`);
+      const listed = await page.locator('.operation-index').evaluateAll((lists) =>
+        lists.flatMap((list) => {
+          let heading = list.previousElementSibling;
+          while (heading && heading.tagName !== 'H3') heading = heading.previousElementSibling;
+          return [...list.querySelectorAll('a')].map((link) => ({
+            tag: heading?.textContent?.replace(/\u200b/g, '').trim(),
+            method: link.querySelector('[class*="operation-index__method"]')?.textContent,
+            path: link.querySelector('code')?.textContent,
+            summary: link.querySelector('.operation-index__summary')?.textContent,
+            href: link.pathname,
+          }));
+        }),
+      );
+      const operations = Object.entries(document.paths).flatMap(([operationPath, item]) =>
+        Object.entries(item).map(([method, operation]) => ({
+          tag: operation.tags[0],
+          method: method.toUpperCase(),
+          path: operationPath,
+          summary: operation.summary,
+        })),
+      );
+      expect(listed.map(({ href: _, ...entry }) => entry)).toEqual(
+        expect.arrayContaining(operations.map((operation) => expect.objectContaining(operation))),
+      );
+      expect(listed).toHaveLength(operations.length);
+      expect([...new Set(listed.map((entry) => entry.tag))]).toEqual(
+        document.tags.map((tag) => tag.name).filter((name) => operations.some((operation) => operation.tag === name)),
+      );
+      // Each links to the page of its operation, titled with its summary.
+      for (const entry of listed) {
+        const html = await (await page.request.get(site.url + entry.href)).text();
+        const title = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1].replace(/<[^>]+>/g, '');
+        expect(title, entry.href).toBe(entry.summary);
+      }
+      const first = listed[0];
+      await page.locator('.operation-index a').first().click();
+      await page.waitForURL((url) => url.pathname === first.href);
+      await expect.poll(() => page.locator('h1').first().textContent()).toBe(first.summary);
+      await context.close();
+    }
+  });
+
   test('a deep link opens its own operation and stays there', async () => {
     const { context, page } = await open('/specs/v3/create-order');
     await page.waitForTimeout(1500);

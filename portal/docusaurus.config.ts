@@ -3,6 +3,7 @@ import path from 'node:path';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
+import {createInfoPageMD} from 'docusaurus-plugin-openapi-docs/lib/markdown';
 import colourMode from './plugins/colour-mode';
 import hydrationTransitions from './plugins/hydration-transitions';
 import idlePrefetch from './plugins/idle-prefetch';
@@ -14,17 +15,27 @@ import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
 import tryItWithoutFaker from './plugins/try-it-without-faker';
+import {readOpenApiDocument} from './reference/openapi';
+import {operationIndex} from './reference/operation-index';
 
 /** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
 const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
 const openapiDir = path.resolve(__dirname, '../contract/openapi');
 
-/** One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/. */
+/**
+ * One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/,
+ * and an introduction that lists every operation by tag (reference/operation-index.ts).
+ */
 function reference(id: 'v3' | 'v2') {
+  const specPath = path.join(openapiDir, `${id}.json`);
   return {
-    specPath: path.join(openapiDir, `${id}.json`),
+    specPath,
     outputDir: `specs/${id}`,
     infoTemplate: `reference/info-${id}.mdx.mustache`,
+    markdownGenerators: {
+      createInfoPageMD: (page: Parameters<typeof createInfoPageMD>[0]) =>
+        `${createInfoPageMD(page)}\n\n${operationIndex(readOpenApiDocument(specPath))}`,
+    },
     downloadUrl: `/specs/${id}/openapi.json`,
     // One category per tag, collapsed but for the one holding the page: a collapsed category's links are not rendered
     // until it opens, and the v3 reference has over 70 operations, whose links every page rendered twice (the sidebar and
