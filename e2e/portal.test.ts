@@ -1,8 +1,13 @@
-// The built portal in Debian's Chromium: routes, page chrome, colour mode, search and references.
+// The built portal in Debian's Chromium: routes, page chrome, colour mode, search, references and their try-it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { createClient } from '../server/src/modules/clients/service.ts';
+import { openDatabase, type Database } from '../server/src/platform/db/index.ts';
 import { launchChromium, searchAndOpen } from './browser.ts';
 import { servePortal } from './static-server.ts';
 
@@ -278,6 +283,105 @@ describe('routes', () => {
       await page.waitForTimeout(500);
     }
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Elements under `selector` whose content is wider than their box: cut off, or behind a scroll bar. */
+async function clipped(page: Page, selector: string): Promise<string[]> {
+  return page
+    .locator(selector)
+    .evaluateAll((elements) =>
+      elements.filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.outerHTML.slice(0, 120)),
+    );
+}
+
+describe.each([390, 996, 1280])('an operation page at %i px', (width) => {
+  test('shows its code samples and try-it in full, stacked under the text below 997 px and beside it above', async () => {
+    const { context, page } = await open('/specs/v3/create-order', { viewport: { width, height: 800 } });
+    const text = page.locator('.openapi-left-panel__container');
+    const panel = page.locator('.openapi-right-panel__container');
+    // A reader reaches them by scrolling the page.
+    await panel.scrollIntoViewIfNeeded();
+    const tabs = panel.locator('.portal-code-samples').getByRole('tab');
+    await tabs.first().waitFor();
+    const [textBox, panelBox] = [await text.boundingBox(), await panel.boundingBox()];
+    if (!textBox || !panelBox) throw new Error('no layout');
+    if (width < 997) {
+      expect(Math.round(panelBox.x)).toBe(Math.round(textBox.x));
+      expect(panelBox.y).toBeGreaterThanOrEqual(textBox.y + textBox.height - 1);
+    } else {
+      expect(panelBox.x).toBeGreaterThanOrEqual(textBox.x + textBox.width - 1);
+    }
+    expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(width);
+    // Every tab label and every line of every sample is in view: nothing is cut at the panel's edge.
+    expect(await tabs.allTextContents()).toEqual(['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']);
+    expect(await clipped(page, '.openapi-right-panel__container [role="tablist"], .openapi-right-panel__container [role="tab"]')).toEqual(
+      [],
+    );
+    for (const label of ['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']) {
+      await panel.getByRole('tab', { name: label, exact: true }).click();
+      await panel.locator('[role="tabpanel"]:not([hidden]) pre').first().waitFor();
+      expect(await clipped(page, '.openapi-right-panel__container [role="tabpanel"]:not([hidden]) pre'), label).toEqual([]);
+    }
+    // The try-it's send button is reached by scrolling the page, not a box of its own.
+    const send = panel.getByRole('button', { name: 'Send API Request' });
+    await send.waitFor();
+    await send.scrollIntoViewIfNeeded();
+    const scrollingBoxes = await send.evaluate((button) => {
+      const boxes: string[] = [];
+      for (let element = button.parentElement; element && element !== document.body; element = element.parentElement) {
+        const { overflowY } = getComputedStyle(element);
+        if (/auto|scroll/.test(overflowY) && element.scrollHeight > element.clientHeight + 1) boxes.push(element.className);
+      }
+      return boxes;
+    });
+    expect(scrollingBoxes).toEqual([]);
+    const sendBox = await send.boundingBox();
+    expect(sendBox && sendBox.y >= 0 && sendBox.y + sendBox.height <= 800).toBe(true);
+    // Nor does the page itself run wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await context.close();
+  });
+});
+
+describe('the try-it, served by a sandbox', () => {
+  let database: Database;
+  let sandbox: FastifyInstance;
+  let origin: string;
+
+  beforeAll(async () => {
+    database = await openDatabase({ inMemory: true });
+    sandbox = await buildApp({
+      db: database.db,
+      config: loadConfig({ logLevel: 'silent' }),
+      logger: false,
+      portalDir: path.join(repository, 'portal', 'build'),
+    });
+    origin = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+    await createClient(database.db, { username: 'try-it-shop', password: 'try-it-password' });
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    await database?.close();
+  });
+
+  test('the token form starts with grant_type=password, as its default says, and answers a token once signed in', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/specs/v3/request-token`);
+    const panel = page.locator('.openapi-right-panel__container');
+    await panel.scrollIntoViewIfNeeded();
+    const field = (name: string) => panel.getByRole('textbox', { name, exact: true });
+    await field('grant_type').waitFor();
+    expect(await field('grant_type').inputValue()).toBe('password');
+    await field('username').fill('try-it-shop');
+    await field('password').fill('try-it-password');
+    await panel.getByRole('button', { name: 'Send API Request' }).click();
+    await expect
+      .poll(() => panel.locator('.openapi-explorer__response-container').innerText(), { timeout: 15_000 })
+      .toContain('access_token');
     await context.close();
   });
 });
