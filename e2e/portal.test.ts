@@ -28,7 +28,7 @@ const routes: [string, string | RegExp][] = [
   ['/docs/get-started/steps/synchronizing-products', 'Synchronizing products'],
   ['/docs/index-banner-1', 'Run the sandbox'],
   ['/docs/index-banner-2', 'From v2 to v3'],
-  ['/docs/shopapi/v3/', 'ShopApi v3'],
+  ['/docs/shopapi/v3/', 'Shop API v3'],
   ['/docs/shopapi/v3/authenticating', 'Authenticating in v3'],
   ['/docs/shopapi/v3/general-concepts/', 'General concepts'],
   ['/docs/shopapi/v3/general-concepts/jsonapi', 'JSON:API in the Shop API'],
@@ -398,6 +398,53 @@ describe('front door', () => {
     await context.close();
   });
 
+  test.each([
+    [390, 1],
+    [996, 2],
+    [1280, 3],
+  ])('at %i px the home page shows its first call uncut and its six cards in full rows of %i', async (width, perRow) => {
+    const { context, page } = await open('/', { viewport: { width, height: 900 } });
+    const firstCall = page.locator('pre').first();
+    await expect.poll(() => firstCall.innerText()).toContain(`${site.url}/token`);
+    expect(await clipped(page, 'main pre')).toEqual([]);
+    const cards = await page
+      .locator('main ul > li')
+      .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
+    expect(cards).toHaveLength(6);
+    const rows = [...new Set(cards)].map((top) => cards.filter((card) => card === top).length);
+    expect(rows).toEqual(Array(6 / perRow).fill(perRow));
+    await context.close();
+  });
+
+  test("labels are the specification's in the navigation and for tags, and spelt one way everywhere else", async () => {
+    const { context, page } = await open('/');
+    const navigation = await page.locator('.navbar__items:not(.navbar__items--right) .dropdown__menu a').allTextContents();
+    expect(navigation).toEqual(['Get started', 'Documentation', 'ShopApi v3', 'ShopApi v2 legacy']);
+    expect(await page.locator('.footer a').allTextContents()).toEqual(
+      expect.arrayContaining(['Get started', 'ShopApi v3', 'ShopApi v2 legacy']),
+    );
+    // Outside the navbar, the footer and the tags, the product is the Shop API and the guide is "Get started".
+    for (const route of [
+      '/',
+      '/docs',
+      '/docs/get-started/',
+      '/docs/shopapi/v3/',
+      '/specs/v3/',
+      '/specs/v2/',
+      '/specs/v3/create-order',
+      '/no/such/page',
+    ]) {
+      await page.goto(site.url + route);
+      const text = await page.locator('body').evaluate((body) => {
+        const copy = body.cloneNode(true) as HTMLElement;
+        for (const element of copy.querySelectorAll('.navbar, .footer, a[href^="/docs/tags/"]')) element.remove();
+        return copy.textContent ?? '';
+      });
+      expect(text, route).not.toMatch(/ShopApi|Shop Api|ShopAPI|Get Started/);
+    }
+    await context.close();
+  });
+
   test('the not-found page offers search and the main links', async () => {
     const { context, page } = await open('/no/such/page');
     expect(await page.locator('main input.navbar__search-input').count()).toBe(1);
@@ -430,7 +477,7 @@ describe('page chrome', () => {
   test('each navbar dropdown opens and leads where it should', async () => {
     const { context, page } = await open('/');
     const cases: [string, string, string][] = [
-      ['Documentation', 'Get Started', '/docs/get-started/'],
+      ['Documentation', 'Get started', '/docs/get-started/'],
       ['Documentation', 'Documentation', '/docs'],
       ['Specifications', 'ShopApi v3', '/specs/v3/'],
       ['Specifications', 'ShopApi v2 legacy', '/specs/v2/'],

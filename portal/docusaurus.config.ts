@@ -153,7 +153,7 @@ const config: Config = {
           label: 'Documentation',
           position: 'left',
           items: [
-            {label: 'Get Started', to: '/docs/get-started/'},
+            {label: 'Get started', to: '/docs/get-started/'},
             {label: 'Documentation', to: '/docs'},
           ],
         },
@@ -185,7 +185,7 @@ const config: Config = {
         {
           title: 'Support',
           items: [
-            {label: 'Get Started', to: '/docs/get-started/'},
+            {label: 'Get started', to: '/docs/get-started/'},
             {label: 'Go-live checklist', to: '/docs/get-started/steps/checklist'},
             {label: 'Run the sandbox', to: '/docs/index-banner-1'},
           ],
