@@ -5,11 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { limits } from '../contract/src/limits.ts';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { openDatabase, type Database } from '../server/src/platform/db/index.ts';
+import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const versions = ['v3', 'v2'] as const;
@@ -59,8 +56,7 @@ interface Guide {
   html: string;
 }
 
-let database: Database;
-let app: FastifyInstance;
+let sandbox: PortalSandbox;
 let site: string;
 let guides: Guide[];
 
@@ -165,14 +161,8 @@ function linesNaming(markdown: string, name: string): string[] {
 }
 
 beforeAll(async () => {
-  database = await openDatabase({ inMemory: true });
-  app = await buildApp({
-    db: database.db,
-    config: loadConfig({ logLevel: 'silent' }),
-    logger: false,
-    portalDir: path.join(repository, 'portal', 'build'),
-  });
-  site = await app.listen({ port: 0, host: '127.0.0.1' });
+  sandbox = await startPortalSandbox();
+  site = sandbox.url;
   // The guides: pages of the docs plugin's own documents (not its tag lists or generated category indexes).
   const sitemap = await (await get('/sitemap.xml')).text();
   const urls = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc).pathname);
@@ -186,8 +176,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await sandbox?.close();
 });
 
 describe('every guide as Markdown', () => {

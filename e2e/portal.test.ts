@@ -3,12 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { createClient } from '../server/src/modules/clients/service.ts';
-import { openDatabase, type Database } from '../server/src/platform/db/index.ts';
 import { launchChromium, searchAndOpen } from './browser.ts';
+import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 import { servePortal } from './static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
@@ -346,31 +343,21 @@ describe.each([390, 996, 1280])('an operation page at %i px', (width) => {
 });
 
 describe('the try-it, served by a sandbox', () => {
-  let database: Database;
-  let sandbox: FastifyInstance;
-  let origin: string;
+  let sandbox: PortalSandbox;
 
   beforeAll(async () => {
-    database = await openDatabase({ inMemory: true });
-    sandbox = await buildApp({
-      db: database.db,
-      config: loadConfig({ logLevel: 'silent' }),
-      logger: false,
-      portalDir: path.join(repository, 'portal', 'build'),
-    });
-    origin = await sandbox.listen({ port: 0, host: '127.0.0.1' });
-    await createClient(database.db, { username: 'try-it-shop', password: 'try-it-password' });
+    sandbox = await startPortalSandbox();
+    await createClient(sandbox.database.db, { username: 'try-it-shop', password: 'try-it-password' });
   });
 
   afterAll(async () => {
     await sandbox?.close();
-    await database?.close();
   });
 
   test('the token form starts with grant_type=password, as its default says, and answers a token once signed in', async () => {
     const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${origin}/specs/v3/request-token`);
+    await page.goto(`${sandbox.url}/specs/v3/request-token`);
     const panel = page.locator('.openapi-right-panel__container');
     await panel.scrollIntoViewIfNeeded();
     const field = (name: string) => panel.getByRole('textbox', { name, exact: true });
