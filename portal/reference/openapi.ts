@@ -3,15 +3,12 @@
 import {readFileSync} from 'node:fs';
 
 export interface Schema {
-  $ref?: string;
   type?: string | string[];
   description?: string;
   format?: string;
   const?: unknown;
   enum?: unknown[];
   default?: unknown;
-  examples?: unknown[];
-  example?: unknown;
   deprecated?: boolean;
   properties?: Record<string, Schema>;
   patternProperties?: Record<string, Schema>;
@@ -19,7 +16,6 @@ export interface Schema {
   items?: Schema;
   anyOf?: Schema[];
   oneOf?: Schema[];
-  allOf?: Schema[];
   minLength?: number;
   maxLength?: number;
   pattern?: string;
@@ -42,17 +38,14 @@ export interface Parameter {
   required?: boolean;
   description?: string;
   schema?: Schema;
-  example?: unknown;
 }
 
 export interface MediaType {
   schema?: Schema;
-  example?: unknown;
 }
 
 export interface CodeSample {
   lang: string;
-  label: string;
   source: string;
 }
 
@@ -73,7 +66,7 @@ export interface Tag {
 }
 
 export interface OpenApiDocument {
-  info: {title: string; version: string; description?: string};
+  info: {title: string; description?: string};
   tags?: Tag[];
   paths: Record<string, Record<string, Operation | Parameter[]> & {parameters?: Parameter[]}>;
 }

@@ -5,7 +5,7 @@
 import type {Schema} from '../../reference/openapi';
 
 /** A schema as a reader wants it: a type, its limits, and for objects their fields or their alternatives. */
-export interface Described {
+interface Described {
   type: string;
   facts: string[];
   description?: string;
