@@ -82,7 +82,7 @@ function variantLabel(variant: Schema, index: number): string {
 }
 
 /** A schema made readable: alternatives folded where they are a nullable value, an enumeration or a choice of scalars. */
-export function describe(schema: Schema): Described {
+function describe(schema: Schema): Described {
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) {
     const values = alternatives.filter((alternative) => alternative.type !== 'null');
