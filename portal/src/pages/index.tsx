@@ -22,7 +22,8 @@ function firstCall(origin: string): string {
     `TOKEN=$(curl -s -X POST ${origin}/token \\`,
     `  -d grant_type=password -d username=demo -d "password=$PASSWORD" \\`,
     `  | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
-    `curl -s ${origin}/v3/products -H "Authorization: Bearer $TOKEN" -H 'Accept: application/vnd.api+json'`,
+    `curl -s ${origin}/v3/products \\`,
+    `  -H "Authorization: Bearer $TOKEN" -H 'Accept: application/vnd.api+json'`,
   ].join('\n');
 }
 
