@@ -295,6 +295,19 @@ describe('the demo client, from sign-in to a delivered order', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   });
 
+  test("with no stored choice the console follows the system's light or dark, as the portal does", async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const watched = await watchedPage({ colorScheme });
+      await watched.page.goto(`${sandbox.url}/console/sign-in`);
+      await watched.page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await watched.page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('theme')])).toEqual([
+        colorScheme,
+        null,
+      ]);
+      await watched.context.close();
+    }
+  });
+
   test('the other screens read without a problem', async () => {
     for (const [area, heading] of [
       ['Shipments', 'Shipments'],

@@ -91,7 +91,7 @@ export function OrdersScreen() {
           if (!data.length) {
             return (
               <Empty>
-                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/index-banner-1">sandbox guide</a> shows
+                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/sandbox">sandbox guide</a> shows
                 how); it appears here within seconds.
               </Empty>
             );
