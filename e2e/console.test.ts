@@ -28,9 +28,12 @@ const remoteRequests: string[] = [];
 const loggedReads: string[] = [];
 const failures: string[] = [];
 
-/** A browser context whose pages report console errors, CSP violations, remote requests and reads sent to the log. */
+/**
+ * A browser context whose pages report console errors, CSP violations, remote requests and reads sent to the log. Its
+ * system prefers dark unless told otherwise (Chromium no longer emulates "no preference": it answers light).
+ */
 async function watchedPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: 'no-preference', viewport: { width: 1280, height: 900 }, ...options });
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 }, ...options });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);

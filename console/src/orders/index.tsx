@@ -91,8 +91,8 @@ export function OrdersScreen() {
           if (!data.length) {
             return (
               <Empty>
-                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/sandbox">sandbox guide</a> shows
-                how); it appears here within seconds.
+                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/sandbox">sandbox guide</a> shows how); it
+                appears here within seconds.
               </Empty>
             );
           }
