@@ -20,6 +20,7 @@ import { metricsPlugin } from './api/shared/metrics.ts';
 import { requestLogPlugin } from './api/shared/request-log.ts';
 import { securityHeadersPlugin } from './api/shared/security-headers.ts';
 import { serializeError } from './platform/log-serializers.ts';
+import { buildProgressReader } from './platform/build-progress.ts';
 import { hostPlugin } from './api/shared/host.ts';
 import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
 import { baseUrl } from './api/shared/query.ts';
@@ -34,6 +35,8 @@ import { startWarehouseWorker } from './warehouse/worker.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 export const consoleBuildDir = resolve(import.meta.dirname, '..', '..', 'console', 'dist');
+/** Where `npm start` writes the progress of those two builds while it runs them beside the server (scripts/builds.mjs). */
+export const buildProgressFile = resolve(import.meta.dirname, '..', '..', 'tmp', 'build-progress.json');
 
 /** The sandbox's own address, for links when neither PUBLIC_URL nor the request names one. */
 const listeningBaseOf = (config: Config) => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -54,6 +57,7 @@ export async function buildApp(opts: {
   consoleDir?: string;
   /** The warehouse moves on real time too (the pacer; `npm start`). Off by default: tests move it by their clock. */
   paceWarehouse?: boolean;
+  buildProgressFile?: string;
 }): Promise<FastifyInstance> {
   const { db, config } = opts;
   const app = Fastify({
@@ -137,7 +141,8 @@ export async function buildApp(opts: {
   await app.register(sandboxPlugin, context);
   await app.register(v2Plugin, context);
 
-  await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir });
-  await app.register(consolePlugin, { root: opts.consoleDir ?? consoleBuildDir });
+  const buildProgress = buildProgressReader(opts.buildProgressFile ?? buildProgressFile);
+  await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir, buildProgress });
+  await app.register(consolePlugin, { root: opts.consoleDir ?? consoleBuildDir, buildProgress });
   return app;
 }

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { read, write } from '../api/errors.ts';
 import { useAction, useApi } from '../api/hooks.ts';
 import { refresh } from '../api/refresh.ts';
-import { dateTime } from '../components/format.ts';
+import { dateTime, duration, plural } from '../components/format.ts';
 import { Page } from '../components/Page.tsx';
 import { Empty, ErrorState, Loaded } from '../components/states.tsx';
 import { changesBetween, snapshot } from './changes.ts';
@@ -59,9 +59,6 @@ function Advancing({ clock }: { clock: Clock }) {
   );
 }
 
-const duration = (seconds: number) =>
-  seconds % 86_400 === 0 ? `${seconds / 86_400} day(s)` : seconds % 3600 === 0 ? `${seconds / 3600} hour(s)` : `${seconds / 60} minute(s)`;
-
 /** The clock's time, ticking in the browser between reads: the sandbox's clock is real time plus the offset. */
 function Ticking({ offsetSeconds }: { offsetSeconds: number }) {
   const [now, setNow] = useState(() => Date.now());
@@ -83,10 +80,10 @@ function Meanwhile({ result }: { result: Awaited<ReturnType<typeof advance>> }) 
   return (
     <>
       <p role="status" className="notice success">
-        Advanced by {duration(result.seconds)}: {moved ? `${moved} change(s), listed below` : 'nothing was due'}.
+        Advanced by {duration(result.seconds)}: {moved ? `${plural(moved, 'change')}, listed below` : 'nothing was due'}.
       </p>
       <section aria-labelledby="meanwhile">
-        <h2 id="meanwhile">What happened in those {duration(result.seconds)}</h2>
+        <h2 id="meanwhile">What happened in the {duration(result.seconds)} skipped</h2>
         {moved === 0 ? (
           <Empty>Nothing moved: no shipment, packing slip or inbound was due.</Empty>
         ) : (

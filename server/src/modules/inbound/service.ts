@@ -8,7 +8,7 @@ import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
-import { pickLocation, putStock } from '../inventory/service.ts';
+import { lockClientWarehouse, pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent } from '../webhooks/payloads.ts';
 import {
   inboundCheckingUpdateEvent,
@@ -339,6 +339,8 @@ export async function nextInboundMoment(db: Db, clientId: number, after: Date): 
 export async function receivePackingSlip(db: Db, client: Client, slipId: number, requested?: ReceivedQuantity[]): Promise<number> {
   await completeDueInbounds(db, client);
   return db.transaction(async (tx) => {
+    // Before the slip's row: the lock order of every transaction that books stock (see lockClientWarehouse).
+    await lockClientWarehouse(tx, client.id);
     const [slip] = await tx
       .select()
       .from(inboundPackingSlips)
