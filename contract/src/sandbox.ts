@@ -295,7 +295,6 @@ const ScenarioResource = Type.Object(
       }),
       steps: Type.Array(ScenarioStepSchema, { maxItems: 40 }),
     }),
-    links: Type.Object({ self: Type.String({ format: 'uri' }) }),
   },
   { title: 'scenario' },
 );

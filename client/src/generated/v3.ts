@@ -19734,10 +19734,6 @@ export interface operations {
                                     description: string;
                                 }[];
                             };
-                            links: {
-                                /** Format: uri */
-                                self: string;
-                            };
                         }[];
                         links?: {
                             /** Format: uri */

@@ -18,7 +18,6 @@ export function sandboxScenarioRoutes(app: FastifyInstance, { db, baseOf }: AppC
         type: 'scenario' as const,
         id: name,
         attributes: { ...attributes, steps: [...attributes.steps] },
-        links: { self: `${base}/sandbox/scenarios` },
       })),
       links: { self: `${base}/sandbox/scenarios` },
     };
