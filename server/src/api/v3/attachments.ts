@@ -27,6 +27,8 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw domainError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw domainError('400', 'The multipart body has more parts than allowed: send one data part and one file part.');
     throw domainError('400', 'The multipart body could not be read.');
   }
   return out;
