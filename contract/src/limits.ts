@@ -51,6 +51,11 @@ export const limits = {
   textMaxDefault: 10_000,
   /** Dates and times as text. */
   dateTextMax: 64,
+  /**
+   * The storage quota of one client by default (STORAGE_QUOTA_MIB): the bytes of its order attachments and product
+   * images together. Far above what an integration stores (a thousand 100 KB invoices and a hundred 1 MB images).
+   */
+  storageQuotaMibDefault: 512,
 } as const;
 
 export const defaults = {

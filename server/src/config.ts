@@ -41,6 +41,8 @@ export interface Config {
   requestLogMaxAgeHours: number;
   /** Of each request and answer body, the log keeps this many bytes. */
   requestLogBodyMaxBytes: number;
+  /** What one client's attachments and product images may take together, in bytes (STORAGE_QUOTA_MIB); 0: no quota. */
+  storageQuotaBytes: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -86,6 +88,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     requestLogMaxPerClient: intFrom('REQUEST_LOG_MAX_PER_CLIENT', 1000),
     requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
     requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
+    storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
     ...overrides,
   };
 }

@@ -34,7 +34,7 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
   return out;
 }
 
-export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   route(app, 'createOrderAttachment', async (request) => {
     const parts = await readParts(request);
     if (parts.data === undefined) throw domainError('400', 'The data part is missing.', { pointer: '/data' });
@@ -63,6 +63,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
           orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
         },
         parts.file,
+        config.storageQuotaBytes,
       ),
     );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.
