@@ -137,7 +137,9 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) =>
     app.log.warn({ err: error }, 'webhook wake-ups lost; deliveries go out on the 1 s interval'),
   );
-  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), pacer.stop()]).then(() => undefined));
+  // The embedded database's vacuum and checkpoints (PostgreSQL runs its own).
+  const upkeep = database.startUpkeep((error) => app.log.warn({ err: error }, 'database upkeep failed; it runs again in a few seconds'));
+  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), pacer.stop(), upkeep.stop()]).then(() => undefined));
   // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
   // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
   // runs the onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes
