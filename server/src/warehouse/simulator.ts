@@ -1,6 +1,7 @@
 // The simulated warehouse, driven by each client's clock: what falls due runs in order, whether the clock moves by
 // real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
 import type { Db } from '../platform/db/index.ts';
+import { every } from '../platform/every.ts';
 import { allClients, clientNow, moveClock } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { arrivedPackingSlips, completeDueInbounds, receivePackingSlip } from '../modules/inbound/service.ts';
@@ -62,29 +63,15 @@ export interface Pacer {
 
 /** The warehouse on real time: every stepSeconds, one step for every client at its own clock. */
 export function startPacer(db: Db, opts: WarehouseOptions & { onError(error: unknown): void }): Pacer {
-  let round: Promise<void> | undefined;
-  let stopped = false;
-  const step = async () => {
-    for (const client of await allClients(db)) {
-      if (stopped) return;
-      const now = clientNow(client);
-      await runWarehouse(db, client, now, now, opts).catch(opts.onError);
-    }
-  };
-  const timer = setInterval(() => {
-    if (round || stopped) return;
-    round = step()
-      .catch(opts.onError)
-      .finally(() => {
-        round = undefined;
-      });
-  }, Math.max(1, opts.stepSeconds) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await round;
+  return every(
+    Math.max(1, opts.stepSeconds) * 1000,
+    async (stopped) => {
+      for (const client of await allClients(db)) {
+        if (stopped()) return;
+        const now = clientNow(client);
+        await runWarehouse(db, client, now, now, opts).catch(opts.onError);
+      }
     },
-  };
+    opts.onError,
+  );
 }

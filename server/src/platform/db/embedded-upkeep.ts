@@ -11,6 +11,7 @@
 // the start parameters below a checkpoint keeps 32 to 64 MB of WAL. Each statement runs on PGlite's thread between
 // requests (a vacuum of a few thousand dead rows or a checkpoint: tens of milliseconds to 0.2 s measured).
 import type { PGlite } from '@electric-sql/pglite';
+import { every, type Every } from '../every.ts';
 
 export const UPKEEP_INTERVAL_MS = 10_000;
 export const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
@@ -45,24 +46,7 @@ export async function upkeepRound(client: PGlite): Promise<UpkeepRound> {
   return { vacuumed: tables.map((table) => table.name), checkpointed };
 }
 
-/** Runs a round every UPKEEP_INTERVAL_MS (unref'd: it never keeps the process alive) until stopped. */
-export function startUpkeep(client: PGlite, onError: (error: unknown) => void): { stop(): Promise<void> } {
-  let round: Promise<unknown> | undefined;
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (round || stopped || client.closed) return;
-    round = upkeepRound(client)
-      .catch(onError)
-      .finally(() => {
-        round = undefined;
-      });
-  }, UPKEEP_INTERVAL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await round;
-    },
-  };
+/** Runs a round every UPKEEP_INTERVAL_MS until stopped. */
+export function startUpkeep(client: PGlite, onError: (error: unknown) => void): Every {
+  return every(UPKEEP_INTERVAL_MS, async () => (client.closed ? undefined : upkeepRound(client)), onError);
 }
