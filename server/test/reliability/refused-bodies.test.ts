@@ -2,9 +2,11 @@
 // media type, no token) leaves the connection usable and the answer readable: the next request on a kept connection is
 // answered at once, and a body too large to drain ends in a graceful close that every client reads the answer from
 // (issue 29, item 6). Over a real listening server: a raw connection as a proxy's kept upstream one carries requests.
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_API_MEDIA_TYPE, limits } from '@shopapi/contract';
-import { DRAIN_MAX_BYTES } from '../../src/api/shared/unread-bodies.ts';
+import { DRAIN_MAX_BYTES, LINGER_MS } from '../../src/api/shared/unread-bodies.ts';
 import { startSandbox, type TestClient, type TestSandbox } from '../support/sandbox.ts';
 import { createProducts, orderDocument } from '../support/fixtures.ts';
 import { multipart, type Part } from '../support/multipart.ts';
@@ -154,6 +156,34 @@ describe('POST /v3/products/{id}/image refused before its body was read', () => 
     expect(ended).toBe('closed');
   });
 
+  it('a client that goes on sending after the answer is closed on after the lingering time, not at the request timeout', async () => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => {}); // the server may reset what is still coming when it closes
+    let received = '';
+    socket.on('data', (data) => (received += data.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      rawRequest('POST', `/v3/products/${productId}/image`, {
+        authorization: `Bearer ${client.token}`,
+        'content-type': 'image/png',
+        'transfer-encoding': 'chunked',
+      }),
+    );
+    const chunk = Buffer.concat([Buffer.from(`${(256 * 1024).toString(16)}\r\n`), filler(256 * 1024), Buffer.from('\r\n')]);
+    const drip = setInterval(() => socket.writable && socket.write(chunk), 20);
+    try {
+      // The image limit is passed within a second or so; the server answers, lingers LINGER_MS and closes, long before
+      // REQUEST_TIMEOUT_MS would end the request.
+      const ended = await Promise.race([closed.then(() => true), sleep(REQUEST_TIMEOUT_MS - LINGER_MS).then(() => false)]);
+      expect(received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received).toMatch(/\r\nconnection: close\r\n/i);
+      expect(ended).toBe(true);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+    }
+  });
+
   it('an unsupported media type: 415, and the next request is served', async () => {
     expect((await refusedThenServed(image(2 * 1024 * 1024, { 'content-type': 'application/pdf' }))).status).toBe(415);
   });
@@ -185,5 +215,17 @@ describe('v2 calls refused before their body was read', () => {
 
   it('no token: 401, and the next request is served', async () => {
     expect((await refusedThenServed(productAdd(oversized(), {}))).status).toBe(401);
+  });
+
+  it('an unsupported media type: 400 NOK, and the next request is served', async () => {
+    const refused = rawRequest(
+      'POST',
+      '/product/add',
+      { authorization: `Bearer ${client.token}`, 'content-type': 'text/plain' },
+      filler(300 * 1024),
+    );
+    const answer = await refusedThenServed(refused);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ messageCode: 'NOK' });
   });
 });
