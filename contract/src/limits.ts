@@ -51,6 +51,11 @@ export const limits = {
   textMaxDefault: 10_000,
   /** Dates and times as text. */
   dateTextMax: 64,
+  /**
+   * Webhooks one client may have, active or not (Stripe allows 16 per account): each event fans out to at most this
+   * many deliveries, and reactivating a webhook can never pass it.
+   */
+  webhooksPerClientMax: 20,
 } as const;
 
 export const defaults = {
