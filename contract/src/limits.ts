@@ -56,6 +56,10 @@ export const limits = {
    * many deliveries, and reactivating a webhook can never pass it.
    */
   webhooksPerClientMax: 20,
+  /** A delivery attempt (connect, headers and the answer's body together) counts as failed when it takes longer. */
+  webhookAttemptTimeoutSeconds: 10,
+  /** Of a receiver's answer the dispatcher reads and logs this many bytes; the rest is not read. */
+  webhookResponseMaxBytes: 2048,
 } as const;
 
 export const defaults = {

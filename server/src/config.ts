@@ -1,5 +1,6 @@
 // Configuration from the environment, with the defaults the README documents.
 import { limits } from '@shopapi/contract';
+import { dispatcherDefaults } from './modules/webhooks/dispatcher.ts';
 
 export interface Config {
   port: number;
@@ -41,6 +42,10 @@ export interface Config {
   requestLogMaxAgeHours: number;
   /** Of each request and answer body, the log keeps this many bytes. */
   requestLogBodyMaxBytes: number;
+  /** Webhook deliveries one process sends at once. */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one client one process sends at once: its share, whatever its receivers do. */
+  webhookConcurrencyPerClient: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -86,6 +91,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     requestLogMaxPerClient: intFrom('REQUEST_LOG_MAX_PER_CLIENT', 1000),
     requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
     requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
+    webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
+    webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
     ...overrides,
   };
 }
