@@ -3,9 +3,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
-import { schema } from '../src/platform/db/index.ts';
+import { openDatabase, schema } from '../src/platform/db/index.ts';
 import { dispatchDue, startDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
-import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
+import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts';
 import { createWebhook, emit } from './support/webhook-outbox.ts';
 
@@ -14,7 +14,7 @@ const deadlineMs = 4_000;
 const options = { allowPrivateTargets: true, timeoutMs: deadlineMs } satisfies DispatcherOptions;
 const event = 'shipment.shipped.3';
 
-let sb: TestSandbox;
+let sb: TestSandbox & { databaseUrl?: string };
 let receiver: Receiver;
 /** The clients whose webhooks a test leaves behind; deleted after it, so no hanging delivery reaches the next test. */
 const used: TestClient[] = [];
@@ -217,5 +217,30 @@ describe('a webhook deleted while its delivery is in flight', () => {
     expect(await dispatchDue(sb.database.db, options, later(60))).toEqual({ attempted: 0, delivered: 0 });
     expect(receiver.requests.filter((r) => r.path === '/deleted-b/ok').map((r) => r.id)).toEqual([bReceived.id]);
     expect((await sb.call('GET', `/v3/webhooks/${aHook.id}`, { token: a.token })).status).toBe(404);
+  });
+});
+
+describe('several dispatchers on one database', () => {
+  // The claim locks inside its per-webhook scan (FOR UPDATE SKIP LOCKED in a lateral subquery): what one process holds
+  // the other skips.
+  it('send each delivery once, each process claiming what the other has not', async () => {
+    const clients = [await newClient(), await newClient(), await newClient()];
+    for (const [i, client] of clients.entries()) {
+      await createWebhook(receiver, sb.database.db, client.id, event, `/twice-${i}/one`);
+      await createWebhook(receiver, sb.database.db, client.id, event, `/twice-${i}/two`);
+      for (let entityId = 1; entityId <= 10; entityId++) await emit(sb.database.db, client.id, event, 100 * i + entityId, 'SHIPPED');
+    }
+    // On PostgreSQL the second dispatcher has its own pool, as a second process has.
+    const other = dbKind() === 'postgres' ? await openDatabase({ databaseUrl: sb.databaseUrl!, poolSize: 2 }) : undefined;
+    try {
+      const small = { ...options, concurrency: 4, perClientConcurrency: 2 };
+      const reports = await Promise.all([dispatchDue(sb.database.db, small), dispatchDue((other ?? sb.database).db, small)]);
+      expect(reports.reduce((sum, r) => sum + r.delivered, 0)).toBe(60);
+    } finally {
+      await other?.close();
+    }
+    const arrived = receiver.requests.filter((r) => r.path.startsWith('/twice-'));
+    expect(arrived).toHaveLength(60);
+    expect(new Set(arrived.map((r) => `${r.path} ${r.id}`)).size).toBe(60);
   });
 });
