@@ -142,8 +142,8 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), pacer.stop()]).then(() => undefined));
   // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
   // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
-  // runs the onClose hook above: the dispatcher finishes the sends it has in flight (each ends by its deadline) and the
-  // pacer its step. The database closes next, and the data folder is released last.
+  // runs the onClose hook above: the dispatcher sends what it holds (within two attempt deadlines) and the pacer
+  // finishes its step. The database closes next, and the data folder is released last.
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests and deliveries');
     try {

@@ -42,9 +42,9 @@ export interface Config {
   requestLogMaxAgeHours: number;
   /** Of each request and answer body, the log keeps this many bytes. */
   requestLogBodyMaxBytes: number;
-  /** Webhook deliveries one process sends at once. */
+  /** Webhook deliveries one process holds at once: being sent, or claimed and waiting for a place of their client. */
   webhookConcurrency: number;
-  /** Webhook deliveries of one client one process sends at once: its share, whatever its receivers do. */
+  /** Webhook deliveries of one client one process sends at once (it holds twice as many): its share, whatever its receivers do. */
   webhookConcurrencyPerClient: number;
 }
 

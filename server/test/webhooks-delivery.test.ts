@@ -409,7 +409,7 @@ describe('a server process killed during delivery', () => {
     receiver.answer = 200;
     const redelivered = receiver.nextRequest();
     server = await startServer(env);
-    // The killed attempt's lease (20 s) runs out, then the restarted process sends the event again.
+    // The killed attempt's lease (30 s) runs out, then the restarted process sends the event again.
     const second = await redelivered;
     expect(second.id).toBe(first.id);
     expect(second.verified).toBe(true);

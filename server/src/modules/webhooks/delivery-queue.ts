@@ -52,20 +52,20 @@ export interface ClaimRequest {
   now: Date;
   /** Until then a claimed delivery is not due for anyone (attempts + 1 is booked with it): at least once across crashes. */
   leaseMs: number;
-  /** Deliveries to claim at most: the dispatcher's free sending slots. */
+  /** Deliveries to claim at most: the dispatcher's free room. */
   free: number;
-  /** Deliveries of one client the dispatcher sends at once, at most. */
+  /** Deliveries of one client the dispatcher holds at once, at most. */
   perClient: number;
-  /** What the dispatcher is sending now: the clients' counts, and the lanes whose next event must wait. */
-  sendingByClient: ReadonlyMap<number, number>;
+  /** What the dispatcher holds now: the clients' counts, and the lanes whose next event must wait. */
+  heldByClient: ReadonlyMap<number, number>;
   busyLanes: Lane[];
 }
 
 /**
  * Claims due deliveries of active webhooks in one statement, fairly: each client gets at most its free share
- * (perClient less what it is being sent), and the free slots go round-robin, every client's first delivery before
- * anyone's second, the longest waiting first. Of a lane only its first due event is taken, and none of a lane in
- * flight here. Several processes can claim together (SKIP LOCKED); the lease is taken in the same statement.
+ * (perClient less what the dispatcher holds of it), and the free room goes round-robin, every client's first delivery
+ * before anyone's second, the longest waiting first. Of a lane only its first due event is taken, and none of a lane
+ * held here. Several processes can claim together (SKIP LOCKED); the lease is taken in the same statement.
  *
  * The cost does not grow with backlogs: the webhooks with open deliveries are found by a skip scan of
  * webhook_deliveries_open_idx (one probe per webhook), and each active one yields at most perClient due deliveries from
@@ -74,7 +74,7 @@ export interface ClaimRequest {
 export async function claim(db: Db, request: ClaimRequest): Promise<Claimed[]> {
   const { now, perClient } = request;
   const leaseEnd = new Date(now.getTime() + request.leaseMs);
-  const sending = [...request.sendingByClient];
+  const held = [...request.heldByClient];
   const rows = await queryRows<ClaimedRow>(
     db,
     sql`with recursive open_webhooks(webhook_id) as (
@@ -85,8 +85,8 @@ export async function claim(db: Db, request: ClaimRequest): Promise<Claimed[]> {
         where d.delivered_at is null and d.failed_at is null and d.webhook_id > o.webhook_id
         order by d.webhook_id limit 1
       ) from open_webhooks o where o.webhook_id is not null
-    ), sending(client_id, deliveries) as (
-      select * from unnest(${sql.param(sending.map(([clientId]) => clientId))}::int[], ${sql.param(sending.map(([, count]) => count))}::int[])
+    ), held(client_id, deliveries) as (
+      select * from unnest(${sql.param(held.map(([clientId]) => clientId))}::int[], ${sql.param(held.map(([, count]) => count))}::int[])
     ), busy(webhook_id, entity, entity_id) as (
       select * from unnest(
         ${sql.param(request.busyLanes.map((l) => l.webhookId))}::int[],
@@ -106,7 +106,7 @@ export async function claim(db: Db, request: ClaimRequest): Promise<Claimed[]> {
         limit ${perClient}
         for update of d skip locked
       ) c
-      where not exists (select 1 from sending s where s.client_id = w.client_id and s.deliveries >= ${perClient})
+      where not exists (select 1 from held s where s.client_id = w.client_id and s.deliveries >= ${perClient})
     ), lane_heads as (
       select h.*, row_number() over (partition by h.client_id order by h.next_attempt_at, h.id) as turn
       from (
@@ -115,7 +115,7 @@ export async function claim(db: Db, request: ClaimRequest): Promise<Claimed[]> {
       ) h
       where h.in_lane = 1
     ), chosen as (
-      select h.id from lane_heads h left join sending s on s.client_id = h.client_id
+      select h.id from lane_heads h left join held s on s.client_id = h.client_id
       where h.turn <= ${perClient} - coalesce(s.deliveries, 0)
       order by h.turn, h.next_attempt_at, h.id
       limit ${request.free}

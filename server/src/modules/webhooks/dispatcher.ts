@@ -14,13 +14,14 @@ export interface DispatcherOptions {
   /** The deadline of one attempt, connect to the answer's last byte read (limits.webhookAttemptTimeoutSeconds). */
   timeoutMs?: number;
   /**
-   * How long a claimed delivery stays invisible to other dispatchers: the deadline and the time its outcome may wait to
-   * be booked. Longer than timeoutMs (checked), or a delivery still in flight would be sent again by another process.
+   * How long a claimed delivery stays invisible to other dispatchers: its wait for a place of its client (at most one
+   * deadline), its attempt (one more) and its booking. Longer than twice timeoutMs (checked), or a delivery still
+   * waiting or in flight would be sent again by another process.
    */
   leaseMs?: number;
-  /** Sends in flight at once in this process. */
+  /** Deliveries this process holds at once (being sent, or claimed and waiting for a place of their client). */
   concurrency?: number;
-  /** Sends in flight at once for one client: its share of the dispatcher, however many deliveries it has due. */
+  /** Sends in flight at once for one client (it holds twice as many): its share, however many deliveries it has due. */
   perClientConcurrency?: number;
   /** Told the outcome of every attempt (metrics). */
   onAttempt?(delivered: boolean): void;
@@ -31,25 +32,25 @@ export interface DispatchReport {
   delivered: number;
 }
 
-/** What a booking may take beyond the attempt's deadline before the lease runs out. */
+/** What a booking may take, beyond the wait for a place and the attempt itself, before the lease runs out. */
 const bookingAllowanceMs = 10_000;
 /** Bookings start at most this often: one transaction for many outcomes when it is busy, at once when it is quiet. */
 const bookEveryMs = 100;
 
 /** The shares of one process (the server's WEBHOOK_CONCURRENCY and WEBHOOK_CONCURRENCY_PER_CLIENT default to them). */
-export const dispatcherDefaults = { concurrency: 128, perClientConcurrency: 16 } as const;
+export const dispatcherDefaults = { concurrency: 128, perClientConcurrency: 8 } as const;
 
 function withDefaults(opts: DispatcherOptions): Required<DispatcherOptions> {
   const timeoutMs = opts.timeoutMs ?? limits.webhookAttemptTimeoutSeconds * 1000;
   const options = {
-    leaseMs: timeoutMs + bookingAllowanceMs,
+    leaseMs: 2 * timeoutMs + bookingAllowanceMs,
     ...dispatcherDefaults,
     onAttempt: () => undefined,
     ...opts,
     timeoutMs,
   };
-  if (options.leaseMs <= options.timeoutMs)
-    throw new Error(`leaseMs (${options.leaseMs}) must be longer than timeoutMs (${options.timeoutMs})`);
+  if (options.leaseMs <= 2 * options.timeoutMs)
+    throw new Error(`leaseMs (${options.leaseMs}) must be longer than twice timeoutMs (${options.timeoutMs})`);
   if (options.concurrency < 1 || options.perClientConcurrency < 1)
     throw new Error('concurrency and perClientConcurrency must be at least 1: with none, nothing would ever be sent');
   return options;
@@ -69,26 +70,36 @@ async function attempt(d: Claimed, attemptedAt: Date, opts: Required<DispatcherO
 }
 
 interface Pump {
-  /** Claims what is due now, if there are free slots (again right after the claim under way, if one is). */
+  /** Claims what is due now, if there is room (again right after the claim under way, if one is). */
   fill(): void;
-  /** Claims nothing more from now on. */
+  /** Claims nothing more from now on; what is held is still sent. */
   stop(): void;
-  /** Resolves when nothing is being claimed, sent or booked. */
+  /** Resolves when nothing is being claimed, held or booked. */
   idle(): Promise<void>;
   report: DispatchReport;
 }
 
+/** What the engine holds of one client: deliveries being sent, and claimed ones waiting for one of its places. */
+interface Held {
+  sending: number;
+  waiting: Claimed[];
+}
+
 /**
- * The dispatcher's engine. It keeps up to `concurrency` sends in flight, at most `perClientConcurrency` of one client,
- * and never waits for a send before claiming more: a claim runs whenever something may be due (a wake-up, the interval,
- * a client's sends half finished). A lane (one entity's events to one webhook) has one send at a time, so its events
- * go in the order they happened. Outcomes are booked by one booking at a time, each taking every outcome that finished
- * meanwhile, at most every bookEveryMs.
+ * The dispatcher's engine. It sends at most `perClientConcurrency` deliveries of one client at once and holds at most
+ * twice that many (claimed ahead, so its places never wait for a claim), and holds at most `concurrency` in all: a
+ * delivery held can always start as soon as its client has a free place, so it waits at most one deadline (the lease
+ * covers that, the attempt's own deadline and the booking). It never waits for a send before claiming more: a claim
+ * runs whenever something may be due (a wake-up, the interval, a finished send); claims run one at a time, each taking
+ * all the room freed meanwhile. A lane (one entity's events to one webhook) has one delivery held at a time, so its events go in the
+ * order they happened. Outcomes are booked by one booking at a time, each taking every outcome that finished meanwhile,
+ * at most every bookEveryMs.
  */
 function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onError: (error: unknown) => void): Pump {
   const report: DispatchReport = { attempted: 0, delivered: 0 };
-  let sending = 0;
-  const sendingByClient = new Map<number, number>();
+  const heldPerClient = 2 * opts.perClientConcurrency;
+  const clients = new Map<number, Held>();
+  let held = 0;
   const busyLanes = new Map<string, Lane>();
   let claiming: Promise<void> | undefined;
   let again = false;
@@ -100,7 +111,7 @@ function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onEr
   let waiters: (() => void)[] = [];
 
   const settle = () => {
-    if (claiming || booking || sending || finished.length) return;
+    if (claiming || booking || held || finished.length) return;
     for (const resolve of waiters) resolve();
     waiters = [];
   };
@@ -127,26 +138,36 @@ function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onEr
       });
   };
 
-  const start = (d: Claimed) => {
-    const key = laneKey(d);
-    sending++;
-    sendingByClient.set(d.clientId, (sendingByClient.get(d.clientId) ?? 0) + 1);
-    busyLanes.set(key, { webhookId: d.webhookId, entity: d.entity, entityId: d.entityId });
-    void attempt(d, clock(), opts).then((outcome) => {
-      const wasFull = sending >= opts.concurrency;
-      sending--;
-      const left = (sendingByClient.get(d.clientId) ?? 1) - 1;
-      if (left) sendingByClient.set(d.clientId, left);
-      else sendingByClient.delete(d.clientId);
-      busyLanes.delete(key);
-      report.attempted++;
-      if (outcome.delivered) report.delivered++;
-      finished.push(outcome);
-      bookFinished();
-      // A claim per finished send would cost more than the sends (a client draining a backlog would claim for every
-      // one): its client claims again once half its share is free; anyone may when every slot was taken.
-      if (wasFull || left <= opts.perClientConcurrency / 2) fill();
-    });
+  /** Starts the client's waiting deliveries while it has free places. */
+  const startWaiting = (clientId: number, client: Held) => {
+    while (client.sending < opts.perClientConcurrency && client.waiting.length) {
+      const d = client.waiting.shift()!;
+      client.sending++;
+      void attempt(d, clock(), opts).then((outcome) => attempted(clientId, client, d, outcome));
+    }
+  };
+
+  const attempted = (clientId: number, client: Held, d: Claimed, outcome: Outcome) => {
+    client.sending--;
+    held--;
+    busyLanes.delete(laneKey(d));
+    report.attempted++;
+    if (outcome.delivered) report.delivered++;
+    finished.push(outcome);
+    bookFinished();
+    startWaiting(clientId, client);
+    if (!client.sending && !client.waiting.length) clients.delete(clientId);
+    // Room for more: claimed at once, or right after the claim under way, which then takes all that freed meanwhile.
+    fill();
+  };
+
+  const hold = (d: Claimed) => {
+    const client = clients.get(d.clientId) ?? { sending: 0, waiting: [] };
+    clients.set(d.clientId, client);
+    held++;
+    busyLanes.set(laneKey(d), { webhookId: d.webhookId, entity: d.entity, entityId: d.entityId });
+    client.waiting.push(d);
+    startWaiting(d.clientId, client);
   };
 
   const fill = () => {
@@ -155,18 +176,18 @@ function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onEr
       again = true;
       return;
     }
-    const free = opts.concurrency - sending;
+    const free = opts.concurrency - held;
     if (free <= 0) return;
     again = false;
     claiming = claim(db, {
       now: clock(),
       leaseMs: opts.leaseMs,
       free,
-      perClient: opts.perClientConcurrency,
-      sendingByClient,
+      perClient: heldPerClient,
+      heldByClient: new Map([...clients].map(([id, client]) => [id, client.sending + client.waiting.length])),
       busyLanes: [...busyLanes.values()],
     })
-      .then((claimed) => claimed.forEach(start), onError)
+      .then((claimed) => claimed.forEach(hold), onError)
       .finally(() => {
         claiming = undefined;
         if (again) fill();
@@ -215,8 +236,8 @@ export interface Dispatcher {
 /**
  * Runs the dispatcher inside the server process: claims at once when woken (the outbox notifies on commit), whenever a
  * send ends, and every intervalMs for retries that fell due and for notifications that never came. stop() claims
- * nothing more and waits for the sends in flight (each ends by its deadline; cutting them off would only make them wait
- * out their lease) and their booking.
+ * nothing more and sends what the engine holds (each within two deadlines; dropping them would only make them wait out
+ * their lease), then waits for their booking.
  */
 export function startDispatcher(db: Db, opts: DispatcherOptions & { intervalMs: number; onError(error: unknown): void }): Dispatcher {
   const engine = pump(db, withDefaults(opts), () => new Date(), opts.onError);
