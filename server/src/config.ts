@@ -13,6 +13,8 @@ export interface Config {
   publicUrl: string | undefined;
   webhookAllowPrivateTargets: boolean;
   sandboxStepSeconds: number;
+  /** How long POST /sandbox/clock/advance waits for the warehouse to catch up before it answers 202 (advancing). */
+  sandboxAdvanceWaitMs: number;
   /** Longest a client may take to send a whole request (headers and body), and longest a socket may stay silent. */
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open for the next request. */
@@ -77,6 +79,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       ? process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true'
       : !databaseUrl,
     sandboxStepSeconds: intFrom('SANDBOX_STEP_SECONDS', 30),
+    sandboxAdvanceWaitMs: intFrom('SANDBOX_ADVANCE_WAIT_MS', limits.clockAdvanceWaitMsDefault),
     requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     // Longer than a reverse proxy's upstream keep-alive (nginx: 60 s), so the proxy closes first and never reuses a closed socket.
     keepAliveTimeoutMs: intFrom('KEEP_ALIVE_TIMEOUT_MS', 72_000),
