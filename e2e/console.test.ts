@@ -28,19 +28,24 @@ const remoteRequests: string[] = [];
 const loggedReads: string[] = [];
 const failures: string[] = [];
 
-/** A browser context whose pages report console errors, CSP violations, remote requests and reads sent to the log. */
+/**
+ * A browser context whose pages report console errors, CSP violations, remote requests and reads sent to the log. Its
+ * system prefers dark unless told otherwise (Chromium no longer emulates "no preference": it answers light).
+ */
 async function watchedPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: 'no-preference', viewport: { width: 1280, height: 900 }, ...options });
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 }, ...options });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
     });
   });
-  context.on('request', async (request) => {
+  // The headers the page gave the request, read at once: awaiting allHeaders() fails for a request still under way when
+  // its context is closed (the screen-size tests close theirs while the console polls).
+  context.on('request', (request) => {
     const url = new URL(request.url());
     if (url.hostname !== '127.0.0.1') remoteRequests.push(request.url());
     const read = request.method() === 'GET' && apiPath.test(url.pathname);
-    if (read && (await request.allHeaders())['sandbox-log'] !== 'skip') loggedReads.push(request.url());
+    if (read && request.headers()['sandbox-log'] !== 'skip') loggedReads.push(request.url());
   });
   context.on('response', (response) => {
     if (response.status() >= 400) failures.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
@@ -64,7 +69,10 @@ async function signIn(on: Page, username: string, password: string): Promise<voi
   await answered;
 }
 
+/** Follows the navigation's link to an area; on a phone the navigation is behind the Menu button. */
 async function openArea(on: Page, name: string): Promise<void> {
+  const menu = on.getByRole('button', { name: 'Menu' });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
   await on.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
   await on.getByRole('heading', { level: 1 }).first().waitFor();
 }
@@ -122,6 +130,9 @@ describe('the demo client, from sign-in to a delivered order', () => {
     await page.goto(`${sandbox.url}/console/`);
     await page.waitForURL('**/console/sign-in');
     expect(await axeViolations(page)).toEqual([]);
+    // The commands in the sign-in text are code, not words of the sentence.
+    const commands = page.locator('.lead code');
+    expect(await commands.allTextContents()).toEqual(['npm start', 'demo', 'npm run cli -- client create']);
     await signIn(page, 'demo', 'not the password');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong username or password.');
     await signIn(page, 'demo', sandbox.demoPassword);
@@ -176,11 +187,28 @@ describe('the demo client, from sign-in to a delivered order', () => {
     const tracking = page.getByRole('list', { name: `Tracking of shipment ${shipmentId}` });
     await tracking.locator('[aria-current="step"]', { hasText: 'LABELLED' }).waitFor();
     await page.getByRole('region', { name: 'Stock booked' }).getByText('SKU-MUG').waitFor();
+    // The sandbox answers 422 to shipping a fulfilled order: the action is gone, and the screen says why.
+    await page.getByText('Shipped in full: nothing is left to ship.').waitFor();
+    expect(await page.getByRole('button', { name: 'Ship now' }).count()).toBe(0);
+    // A shipped shipment cannot be put in error; it can still move on and take returns.
+    const card = page.getByRole('article', { name: new RegExp(`^Shipment ${shipmentId}\\b`) });
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Advance one step', 'Return goods…']);
+    // The status times are on the sandbox clock, and the tracking URL is the sandbox's stand-in, shown as text.
+    await card.getByText('Times (sandbox clock)', { exact: true }).waitFor();
+    await card
+      .getByText(/^Tracking URL https:\/\/tracking\.sandbox\.invalid\/.* \(a stand-in made by the sandbox: no carrier page is behind it\)$/)
+      .waitFor();
+    expect(await page.locator('a[href*=".invalid"]').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
 
     await openArea(page, 'Clock');
     await page.getByRole('button', { name: '+1 day' }).click();
-    const meanwhile = page.getByRole('region', { name: 'What happened in those 1 day(s)' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Advanced by 1 day: \d+ changes?, listed below\.$/ })
+      .waitFor();
+    await page.getByText('1 day ahead of real time.', { exact: true }).waitFor();
+    const meanwhile = page.getByRole('region', { name: 'What happened in the 1 day skipped' });
     await expect
       .poll(
         () =>
@@ -191,12 +219,15 @@ describe('the demo client, from sign-in to a delivered order', () => {
         { timeout: 20_000 },
       )
       .toMatch(/SHIPPED, tracking LABELLED → SHIPPED, tracking DELIVERED/);
+    expect(await page.getByText(/\(s\)/).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
 
     await meanwhile.getByRole('link', { name: `Shipment ${shipmentId} of order ${order.data?.data.id}` }).click();
     await tracking.locator('li.done', { hasText: 'DELIVERED' }).waitFor();
+    // Delivered is the end of the line: only a return is left.
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Return goods…']);
     expect(await axeViolations(page)).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 
   test('the signed delivery reaches the receiver, verifies with the snippet, and shows in the delivery log', async () => {
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -217,6 +248,9 @@ describe('the demo client, from sign-in to a delivered order', () => {
     await card.getByText('DELIVERED').waitFor({ timeout: 10_000 });
     await card.getByText(`webhook-id: ${delivery.headers['webhook-id']}`).waitFor();
     expect(await card.getByRole('cell', { name: '200' }).count()).toBe(1);
+    // The event happened on the sandbox clock (a day ahead by now), the attempt in real time: each says which.
+    await card.getByRole('term').filter({ hasText: 'Happened (sandbox clock)' }).waitFor();
+    await card.getByRole('columnheader', { name: 'Attempted (real time)' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
 
     await card.getByRole('button', { name: /^Redeliver/ }).click();
@@ -264,6 +298,19 @@ describe('the demo client, from sign-in to a delivered order', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   });
 
+  test("with no stored choice the console follows the system's light or dark, as the portal does", async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const watched = await watchedPage({ colorScheme });
+      await watched.page.goto(`${sandbox.url}/console/sign-in`);
+      await watched.page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await watched.page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('theme')])).toEqual([
+        colorScheme,
+        null,
+      ]);
+      await watched.context.close();
+    }
+  });
+
   test('the other screens read without a problem', async () => {
     for (const [area, heading] of [
       ['Shipments', 'Shipments'],
@@ -284,6 +331,115 @@ describe('the demo client, from sign-in to a delivered order', () => {
     await page.getByRole('list', { name: 'Status of the inbound' }).getByText('CHECKED').waitFor();
     expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
+});
+
+describe('every screen at 390, 996 and 1280 px', () => {
+  /** Boxes of the header's parts, to tell its rows apart. */
+  const headerBoxes = (on: Page) =>
+    on.evaluate(() => {
+      const box = (selector: string) => {
+        const found = document.querySelector(selector)?.getBoundingClientRect();
+        return found && found.height > 0 ? { top: found.top, bottom: found.bottom, height: found.height } : null;
+      };
+      return {
+        header: box('.site-header'),
+        brand: box('.brand'),
+        nav: box('.site-nav'),
+        link: box('.site-nav a'),
+        tools: box('.header-tools'),
+      };
+    });
+
+  /** What a reader would find cut off: the page wider than the window, or a table wider than its region. */
+  const cutOff = (on: Page) =>
+    on.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const tables = [...document.querySelectorAll<HTMLElement>('.table-wrap')].filter((region) => region.scrollWidth > region.clientWidth);
+      return [
+        ...(document.documentElement.scrollWidth > width ? [`the page is ${document.documentElement.scrollWidth} px wide`] : []),
+        ...tables.map(
+          (region) => `the table ${region.getAttribute('aria-label')} is ${region.scrollWidth} px wide in ${region.clientWidth} px`,
+        ),
+      ];
+    });
+
+  async function settled(on: Page): Promise<void> {
+    await on.getByRole('heading', { level: 1 }).first().waitFor();
+    await on.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor({ state: 'detached' });
+  }
+
+  for (const width of [390, 996, 1280]) {
+    test(`at ${width} px: the header fits its layout, nothing is cut off, every time names its clock, no axe violation`, async () => {
+      const [demoOrder] =
+        (await api.GET('/v3/orders', { params: { query: { 'filter[externalOrderNumber][in]': 'SHOP-E2E-1' } } })).data?.data ?? [];
+      const [shipment] = (await api.GET('/v3/shipments', { params: { query: { orderId: demoOrder.id } } })).data?.data ?? [];
+      const [slip] = (await api.GET('/v3/inboundPackingSlips')).data?.data ?? [];
+      const [inbound] = (await api.GET('/v3/inbounds')).data?.data ?? [];
+      const [webhook] = (await api.GET('/v3/webhooks')).data?.data ?? [];
+      const [failed] = (await api.GET('/sandbox/requests', { params: { query: { 'filter[status]': '4xx' } } })).data?.data ?? [];
+      const { context, page: sized } = await watchedPage({ viewport: { width, height: 900 } });
+      try {
+        await sized.goto(`${sandbox.url}/console/orders`);
+        await sized.waitForURL('**/console/sign-in');
+        expect(await cutOff(sized)).toEqual([]);
+        await signIn(sized, 'demo', sandbox.demoPassword);
+        await settled(sized);
+
+        // The header: one row at 1280 px; at 996 px the navigation in one row of its own under brand and tools; on a
+        // phone brand and a Menu button, the navigation and tools in the menu it opens, which a link closes again.
+        const { header, brand, nav, link, tools } = await headerBoxes(sized);
+        if (width === 1280) {
+          expect(header?.height).toBeLessThan(2 * (link?.height ?? 0));
+          expect([nav?.top, tools?.top].every((top) => top !== undefined && top < (brand?.bottom ?? 0))).toBe(true);
+        } else if (width === 996) {
+          expect(tools?.top).toBeLessThan(brand?.bottom ?? 0);
+          expect(nav?.top).toBeGreaterThanOrEqual(brand?.bottom ?? 0);
+          expect(nav?.height).toBeLessThan(1.5 * (link?.height ?? 0));
+        } else {
+          expect([nav, tools]).toEqual([null, null]);
+          expect(header?.height).toBeLessThan(80);
+          const menu = sized.getByRole('button', { name: 'Menu' });
+          await menu.click();
+          expect(await menu.getAttribute('aria-expanded')).toBe('true');
+          expect(await sized.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+          expect(await axeViolations(sized)).toEqual([]);
+          await sized.keyboard.press('Escape');
+          expect(await menu.getAttribute('aria-expanded')).toBe('false');
+          expect(await sized.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+        }
+
+        const screens: [string, string[]][] = [
+          ['/requests', ['Received (real time)']],
+          [`/requests/${failed.id}`, ['Received (real time)']],
+          ['/orders', ['Created (sandbox clock)']],
+          [
+            `/orders/${demoOrder.id}`,
+            ['Created (sandbox clock)', 'Ordered (as your shop sent it)', 'Times (sandbox clock)', 'Booked (sandbox clock)'],
+          ],
+          ['/shipments', ['Shipped (sandbox clock)']],
+          [`/shipments/${shipment.id}`, ['Times (sandbox clock)', 'Booked (sandbox clock)']],
+          ['/inbound', []],
+          ['/inbound?tab=inbounds', ['Received (sandbox clock)']],
+          [`/inbound/packing-slips/${slip.id}`, ['Received (sandbox clock)', 'Completed (sandbox clock)']],
+          [`/inbound/inbounds/${inbound.id}`, ['Times (sandbox clock)']],
+          ['/stock', ['Booked (sandbox clock)']],
+          ['/webhooks', []],
+          [`/webhooks/${webhook.id}`, ['Happened (sandbox clock)', 'Attempted (real time)']],
+          ['/clock', []],
+          ['/settings', []],
+        ];
+        for (const [path, clockTerms] of screens) {
+          await sized.goto(`${sandbox.url}/console${path}`);
+          await settled(sized);
+          expect(await cutOff(sized), path).toEqual([]);
+          for (const term of clockTerms) await sized.getByText(term, { exact: true }).first().waitFor();
+          expect(await axeViolations(sized), path).toEqual([]);
+        }
+      } finally {
+        await context.close();
+      }
+    }, 240_000);
+  }
 });
 
 describe('a second client', () => {

@@ -1,30 +1,45 @@
-// Runs the curl examples of the guides against a live sandbox, in reading order, and checks each
-// answer: its status, the keys of the response shown after it, and the values later examples use.
+// Runs the shell examples of the guides against a live sandbox, in reading order, and checks each answer: its status,
+// the keys of the response shown after it (for an error, its values too), and the values later examples use.
 //
 // In the Markdown, a runnable example is a bash code block whose meta has `example`, optionally
-// `status=NNN` (expected status, otherwise any 2xx) and `capture=NAME:json.path` (a value of the
-// answer that later examples read as $NAME). A following ```json response``` block documents
-// the answer; every key it shows must be in the real answer.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+// - `status=NNN`: the status of every call in it (otherwise any 2xx);
+// - `capture=NAME:json.path`: a value of the last answer that later examples read as $NAME;
+// - `expect=json.path:VALUE`: the last answer shows VALUE there; asked again for up to 10 s, since the sandbox does some
+//   things a moment after it answers (a webhook delivery), so only for examples that read;
+// - `background`: a process the reader leaves running in a second terminal (a webhook receiver), stopped at the end.
+// A following ```json response``` block documents the last answer: every key it shows must be in the real answer, and
+// an error answer (status 400 and up) must show the documented values, so no guide shows an error the server never gives.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  documentedAddress,
+  fencedBlocks,
+  freePort,
+  killGroup,
+  type LiveSandbox,
+  listening,
+  repository,
+  runShell,
+  startLiveSandbox,
+  type ShellRun,
+} from './live-sandbox.ts';
 
-const repository = path.resolve(import.meta.dirname, '..');
 const docs = path.join(repository, 'portal', 'docs');
-const documentedAddress = 'http://127.0.0.1:8080';
+/** Where the guides' webhook receiver listens; the test gives it a free port instead. */
+const documentedReceiverPort = 9000;
 
-/** Reading order: later guides use what earlier ones created (token, order type, order id). */
+/** Reading order: later guides use what earlier ones created (the client, token, order type, order id). */
 const guides = [
   'get-started/steps/authenticating.md',
   'get-started/steps/getting-settings.md',
   'get-started/steps/synchronizing-products.md',
+  'get-started/steps/order-to-delivery.md',
   'shopapi/v3/authenticating.md',
   'shopapi/v3/general-concepts/jsonapi.md',
   'shopapi/v3/general-concepts/pagination.md',
-  'index-banner-1.md',
+  'sandbox.md',
 ];
 
 interface Example {
@@ -32,22 +47,27 @@ interface Example {
   script: string;
   status?: number;
   capture?: [string, string];
+  expected?: [string, string];
+  background: boolean;
   response?: unknown;
 }
 
 function examplesOf(file: string): Example[] {
-  const blocks = [...readFileSync(path.join(docs, file), 'utf8').matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)];
+  const blocks = fencedBlocks(readFileSync(path.join(docs, file), 'utf8'));
   const examples: Example[] = [];
-  blocks.forEach(([, language, meta, body], index) => {
+  blocks.forEach(({ language, meta, body }, index) => {
     if (language !== 'bash' || !/(^|\s)example(\s|$)/.test(meta)) return;
     const next = blocks[index + 1];
     const capture = /capture=(\w+):(\S+)/.exec(meta);
+    const expected = /expect=([\w.]+):(\S+)/.exec(meta);
     examples.push({
       title: /title="([^"]+)"/.exec(meta)?.[1] ?? `example ${examples.length + 1}`,
       script: body,
       status: Number(/status=(\d{3})/.exec(meta)?.[1]) || undefined,
       capture: capture ? [capture[1], capture[2]] : undefined,
-      response: next && next[1] === 'json' && next[2].trim() === 'response' ? JSON.parse(next[3]) : undefined,
+      expected: expected ? [expected[1], expected[2]] : undefined,
+      background: /(^|\s)background(\s|$)/.test(meta),
+      response: next && next.language === 'json' && next.meta.trim() === 'response' ? JSON.parse(next.body) : undefined,
     });
   });
   return examples;
@@ -67,79 +87,64 @@ function keyPaths(value: unknown, prefix = ''): string[] {
   ]);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const cli = path.join(repository, 'server', 'src', 'cli.ts');
-let sandbox: ChildProcess | undefined;
-let sandboxLog = '';
-let baseUrl = '';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'guide-examples-'));
+let sandbox: LiveSandbox;
+let receiverPort: number;
+const background: ChildProcess[] = [];
 const variables: Record<string, string> = {};
 
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' };
-  // The client the guides use, created the way the sandbox guide tells readers to.
-  execFileSync('npx', ['tsx', cli, 'client', 'create', '--username', 'my-shop', '--password', 'my-shop-secret'], {
-    cwd: repository,
-    env,
-    stdio: 'pipe',
-  });
-  sandbox = spawn('npx', ['tsx', cli, 'start'], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  sandbox.stdout?.on('data', (chunk) => (sandboxLog += chunk));
-  sandbox.stderr?.on('data', (chunk) => (sandboxLog += chunk));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const up = await fetch(`${baseUrl}/status`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return;
-    if (sandbox.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The sandbox did not start on ${baseUrl}:\n${sandboxLog}`);
+  sandbox = await startLiveSandbox();
+  receiverPort = await freePort();
 });
 
 afterAll(() => {
-  if (sandbox?.pid) process.kill(-sandbox.pid);
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const child of background) killGroup(child);
+  sandbox?.stop();
 });
+
+/** The example as the reader runs it, pointed at this test's sandbox and webhook receiver. */
+const scriptOf = (example: Example) =>
+  example.script
+    .replaceAll(documentedAddress, sandbox.baseUrl)
+    .replaceAll(`127.0.0.1:${documentedReceiverPort}`, `127.0.0.1:${receiverPort}`)
+    .replaceAll(`listen(${documentedReceiverPort},`, `listen(${receiverPort},`);
+
+async function run(example: Example): Promise<{ run: ShellRun; body: unknown }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const run = runShell(scriptOf(example), { env: { ...sandbox.env, ...variables }, cwd: repository });
+    const body: unknown = run.body ? JSON.parse(run.body) : undefined;
+    if (!example.expected || String(valueAt(body, example.expected[0])) === example.expected[1] || Date.now() > deadline)
+      return { run, body };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 for (const guide of guides) {
   describe(guide, () => {
     for (const example of examplesOf(guide)) {
-      test(example.title, () => {
-        const work = mkdtempSync(path.join(tmpdir(), 'guide-example-'));
-        // curl as the reader runs it, but recording each status and keeping the last body.
-        const wrapper = `curl() { command curl -sS -o "${work}/body" -w '%{http_code}\\n' "$@" >> "${work}/statuses"; }\n`;
-        writeFileSync(path.join(work, 'statuses'), '');
-        const script = wrapper + example.script.replaceAll(documentedAddress, baseUrl);
-        execFileSync('bash', ['-euo', 'pipefail', '-c', script], { env: { ...process.env, ...variables }, stdio: 'pipe' });
-        const statuses = readFileSync(path.join(work, 'statuses'), 'utf8').trim().split('\n').map(Number);
-        const bodyText = readFileSync(path.join(work, 'body'), 'utf8');
-        rmSync(work, { recursive: true, force: true });
-        const body: unknown = bodyText ? JSON.parse(bodyText) : undefined;
-        for (const status of statuses) {
-          if (example.status) expect(status, bodyText).toBe(example.status);
-          else expect(status >= 200 && status < 300, `status ${status}: ${bodyText}`).toBe(true);
+      test(example.title, async () => {
+        if (example.background) {
+          background.push(spawn('bash', ['-c', scriptOf(example)], { env: sandbox.env, stdio: 'ignore', detached: true }));
+          expect(await listening(receiverPort), 'the example listens on the documented port').toBe(true);
+          return;
+        }
+        const { run: result, body } = await run(example);
+        for (const { status, method, url } of result.calls) {
+          const call = `${method} ${url} answered ${status}: ${result.body}`;
+          if (example.status) expect(status, call).toBe(example.status);
+          else expect(status >= 200 && status < 300, call).toBe(true);
         }
         if (example.response !== undefined) {
           const missing = keyPaths(example.response).filter((key) => valueAt(body, key) === undefined);
-          expect(missing, `keys shown in the guide but missing from the answer ${bodyText}`).toEqual([]);
+          expect(missing, `keys shown in the guide but missing from the answer ${result.body}`).toEqual([]);
+          if ((example.status ?? 200) >= 400) expect(body, 'the error the guide shows').toMatchObject(example.response as object);
         }
+        if (example.expected) expect(String(valueAt(body, example.expected[0])), result.body).toBe(example.expected[1]);
         if (example.capture) {
           const [name, jsonPath] = example.capture;
           const value = valueAt(body, jsonPath);
-          expect(value, `${jsonPath} in ${bodyText}`).toBeDefined();
+          expect(value, `${jsonPath} in ${result.body}`).toBeDefined();
           variables[name] = String(value);
         }
       });

@@ -1,22 +1,53 @@
-// The documentation for machines that the portal build writes, as the sandbox serves it: every guide as Markdown at its
-// URL + `.md`, /llms.txt (the index, https://llmstxt.org) and /llms-full.txt (everything in one file). The guides are
-// the docs pages the build produced (its sitemap), the operations those of the contract's OpenAPI documents.
+// The documentation for machines that the portal build writes, as the sandbox serves it: every guide and every operation
+// page as Markdown at its URL + `.md`, /llms.txt (the index, https://llmstxt.org) and /llms-full.txt (everything in one
+// file). The guides are the docs pages the build produced (its sitemap), the operations those of the contract's OpenAPI
+// documents.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { openDatabase, type Database } from '../server/src/platform/db/index.ts';
+import { limits } from '../contract/src/limits.ts';
+import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
 const versions = ['v3', 'v2'] as const;
+
+interface Schema {
+  type?: string | string[];
+  format?: string;
+  contentMediaType?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  maxLength?: number;
+  maximum?: number;
+  maxItems?: number;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Schema;
+}
+
+interface OperationObject {
+  operationId: string;
+  summary: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { description: string }>;
+}
 
 interface Operation {
   method: string;
   path: string;
   operationId: string;
   summary: string;
+  parameters: Parameter[];
+  requestBody?: OperationObject['requestBody'];
+  responses: OperationObject['responses'];
 }
 
 interface Guide {
@@ -25,8 +56,7 @@ interface Guide {
   html: string;
 }
 
-let database: Database;
-let app: FastifyInstance;
+let sandbox: PortalSandbox;
 let site: string;
 let guides: Guide[];
 
@@ -34,7 +64,7 @@ let guides: Guide[];
 const operations = Object.fromEntries(
   versions.map((version) => {
     const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
-      paths: Record<string, Record<string, { operationId: string; summary: string }>>;
+      paths: Record<string, Record<string, OperationObject>>;
     };
     const list = Object.entries(document.paths).flatMap(([operationPath, item]) =>
       Object.entries(item).map(([method, operation]) => ({
@@ -42,6 +72,9 @@ const operations = Object.fromEntries(
         path: operationPath,
         operationId: operation.operationId,
         summary: operation.summary,
+        parameters: operation.parameters ?? [],
+        requestBody: operation.requestBody,
+        responses: operation.responses,
       })),
     );
     return [version, list];
@@ -90,15 +123,46 @@ function entries(text: string): { title: string; url: string; summary: string }[
   }));
 }
 
+/** A schema and the alternatives it stands for (anyOf, oneOf, nested). */
+function variantsOf(schema: Schema): Schema[] {
+  return [schema, ...[...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap(variantsOf)];
+}
+
+/** A count of things in words: 1 item, 50 characters. */
+function counted(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** The limits a reader must find on a field's line: its maximum length (characters, or bytes of a file), value, items. */
+function limitsOf(schema: Schema): string[] {
+  return variantsOf(schema).flatMap((variant) => [
+    ...(variant.maxLength !== undefined
+      ? [counted(variant.maxLength, variant.format === 'binary' || variant.contentMediaType ? 'byte' : 'character')]
+      : []),
+    ...(variant.maximum !== undefined ? [String(variant.maximum)] : []),
+    ...(variant.maxItems !== undefined ? [counted(variant.maxItems, 'item')] : []),
+  ]);
+}
+
+/** Every field a body schema has, at any depth: its name, whether it is required, and its limits. */
+function fieldsOf(schema: Schema): { name: string; required: boolean; limits: string[] }[] {
+  return variantsOf(schema).flatMap((variant) => [
+    ...Object.entries(variant.properties ?? {}).flatMap(([name, property]) => [
+      { name, required: variant.required?.includes(name) ?? false, limits: limitsOf(property) },
+      ...fieldsOf(property),
+    ]),
+    ...(variant.items ? fieldsOf(variant.items) : []),
+  ]);
+}
+
+/** The Markdown's list items for a field or parameter called `name`. */
+function linesNaming(markdown: string, name: string): string[] {
+  return markdown.split('\n').filter((line) => line.trimStart().startsWith(`- \`${name}\` (`));
+}
+
 beforeAll(async () => {
-  database = await openDatabase({ inMemory: true });
-  app = await buildApp({
-    db: database.db,
-    config: loadConfig({ logLevel: 'silent' }),
-    logger: false,
-    portalDir: path.join(repository, 'portal', 'build'),
-  });
-  site = await app.listen({ port: 0, host: '127.0.0.1' });
+  sandbox = await startPortalSandbox();
+  site = sandbox.url;
   // The guides: pages of the docs plugin's own documents (not its tag lists or generated category indexes).
   const sitemap = await (await get('/sitemap.xml')).text();
   const urls = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc).pathname);
@@ -112,8 +176,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await sandbox?.close();
 });
 
 describe('every guide as Markdown', () => {
@@ -169,6 +232,75 @@ describe('every guide as Markdown', () => {
   });
 });
 
+describe('every operation page as Markdown', () => {
+  /** Each operation's page, as the reference's index links it. */
+  async function pageOf(version: string, operation: Operation): Promise<string> {
+    const index = await (await get(`/specs/${version}/index.md`)).text();
+    const entry = entries(index).find((link) => link.summary === `\`${operation.method} ${operation.path}\``);
+    expect(entry, `${version} ${operation.operationId}`).toBeDefined();
+    return (entry?.url ?? '').replace(/\.md$/, '');
+  }
+
+  test('answers at its URL + .md with its title, method and path, parameters, body fields with their limits, an example and its responses', async () => {
+    for (const version of versions) {
+      for (const operation of operations[version]) {
+        const url = `${await pageOf(version, operation)}.md`;
+        const response = await get(url);
+        expect(response.status, url).toBe(200);
+        expect(response.headers.get('content-type'), url).toBe('text/markdown; charset=utf-8');
+        const markdown = await response.text();
+        expect(markdown.split('\n')[0], url).toBe(`# ${operation.summary}`);
+        expect(markdown, url).toContain(`\`${operation.method} ${operation.path}\` (operationId \`${operation.operationId}\``);
+        for (const parameter of operation.parameters) {
+          const [line] = linesNaming(markdown, parameter.name);
+          expect(line, `${url}: ${parameter.name}`).toContain(`(${parameter.in}, ${parameter.required ? 'required' : 'optional'}, `);
+          for (const limit of limitsOf(parameter.schema ?? {})) expect(line, `${url}: ${parameter.name}`).toContain(limit);
+        }
+        for (const [mediaType, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
+          expect(markdown, url).toContain(`Request body: \`${mediaType}\``);
+          for (const field of fieldsOf(schema)) {
+            const lines = linesNaming(markdown, field.name).filter((line) => line.includes(field.required ? ', required' : ', optional'));
+            expect(
+              lines.some((line) => field.limits.every((limit) => line.includes(limit))),
+              `${url}: ${field.name} ${JSON.stringify(field)}`,
+            ).toBe(true);
+          }
+        }
+        expect(markdown, url).toMatch(/## Example request\n\n```bash\ncurl /);
+        for (const [status, { description }] of Object.entries(operation.responses)) {
+          const line = markdown.split('\n').find((candidate) => candidate.startsWith(`- \`${status}\``));
+          expect(line, `${url}: ${status}`).toBeDefined();
+          expect(line, `${url}: ${status} said twice`).not.toMatch(new RegExp(`^- \`${status}\`: ${status}:`));
+          expect(description.replace(/\s+/g, ' '), `${url}: ${status}`).toContain(line?.replace(/^- `\d{3}`: /, '') ?? '');
+        }
+      }
+    }
+  });
+
+  test("the order's Markdown gives the contract's limits on its fields", async () => {
+    const createOrder = operations.v3.find((operation) => operation.operationId === 'createOrder');
+    if (!createOrder) throw new Error('no createOrder in the v3 document');
+    const markdown = await (await get(`${await pageOf('v3', createOrder)}.md`)).text();
+    expect(markdown).toContain(`- \`externalOrderNumber\` (string, required, 1 to ${limits.externalOrderNumberMax} characters)`);
+    expect(markdown).toContain(`- \`sku\` (string, required, ${limits.skuMin} to ${limits.skuMax} characters`);
+    expect(markdown).toContain(`- \`data\` (array of objects, required, at most ${limits.orderItemsMax} items)`);
+    expect(markdown).toMatch(/- when `type` is `"orderItem"`:/);
+  });
+
+  test("each reference's introduction answers as Markdown too, with every operation by tag", async () => {
+    for (const version of versions) {
+      const markdown = await (await get(`/specs/${version}/index.md`)).text();
+      expect(markdown).toMatch(/^# \S/);
+      for (const operation of operations[version]) {
+        expect(
+          entries(markdown).some((link) => link.summary === `\`${operation.method} ${operation.path}\``),
+          operation.operationId,
+        ).toBe(true);
+      }
+    }
+  });
+});
+
 describe('llms.txt', () => {
   let text: string;
   let links: ReturnType<typeof entries>;
@@ -198,10 +330,10 @@ describe('llms.txt', () => {
     }
   });
 
-  test('lists both references, their OpenAPI documents and a page per operation with its method and path', async () => {
+  test("lists both references, their OpenAPI documents and each operation's Markdown with its method and path", async () => {
     const urls = links.map((link) => link.url);
     for (const version of versions) {
-      expect(urls).toContain(`/specs/${version}/`);
+      expect(urls).toContain(`/specs/${version}/index.md`);
       expect(urls).toContain(`/specs/${version}/openapi.json`);
       const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8'));
       expect(await (await get(`/specs/${version}/openapi.json`)).json()).toEqual(document);
@@ -213,19 +345,22 @@ describe('llms.txt', () => {
         );
         expect(entry, `${version} ${operation.operationId}`).toBeDefined();
         expect(entry?.title).toBe(operation.summary);
+        expect(entry?.url).toMatch(/\.md$/);
         pages.add(entry?.url ?? '');
       }
       expect(pages.size).toBe(operations[version].length);
     }
   });
 
-  test('every link resolves, an operation link to the page of that operation', async () => {
+  test("every link resolves, an operation link to that operation's Markdown, beside its page", async () => {
     expect(links.length).toBeGreaterThan(guides.length);
     for (const link of links) {
       const response = await get(link.url);
       expect(response.status, link.url).toBe(200);
       if (link.url.startsWith('/specs/') && link.summary.startsWith('`')) {
-        expect(textOf(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(await response.text())?.[1] ?? ''), link.url).toBe(link.title);
+        expect((await response.text()).split('\n')[0], link.url).toBe(`# ${link.title}`);
+        const page = await get(link.url.replace(/\.md$/, ''));
+        expect(textOf(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(await page.text())?.[1] ?? ''), link.url).toBe(link.title);
       } else {
         await response.arrayBuffer();
       }
@@ -261,5 +396,21 @@ describe('llms-full.txt', () => {
         );
       }
     }
+  });
+
+  test("holds each operation's Markdown, body fields included, and says no response's status twice", async () => {
+    for (const version of versions) {
+      const index = await (await get(`/specs/${version}/index.md`)).text();
+      for (const link of entries(index)) {
+        const markdown = await (await get(link.url)).text();
+        // The twin one heading level down: its title and its parts become a section of this file and its subsections.
+        const section = markdown
+          .trimEnd()
+          .replace(/^# /, '## ')
+          .replace(/^## (Parameters|Request body: .*|Example request|Responses)$/gm, '### $1');
+        expect(text, link.url).toContain(section);
+      }
+    }
+    expect(text).not.toMatch(/^- `(\d{3})`: \1:/m);
   });
 });

@@ -1,9 +1,11 @@
-// The built portal in Debian's Chromium: routes, page chrome, colour mode, search and references.
+// The built portal in Debian's Chromium: routes, page chrome, colour mode, search, references and their try-it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { createClient } from '../server/src/modules/clients/service.ts';
 import { launchChromium, searchAndOpen } from './browser.ts';
+import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 import { servePortal } from './static-server.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
@@ -22,8 +24,9 @@ const routes: [string, string | RegExp][] = [
   ['/docs/get-started/steps/getting-settings', 'Getting settings'],
   ['/docs/get-started/steps/synchronizing-products', 'Synchronizing products'],
   ['/docs/index-banner-1', 'Run the sandbox'],
+  ['/docs/sandbox', 'Run the sandbox'],
   ['/docs/index-banner-2', 'From v2 to v3'],
-  ['/docs/shopapi/v3/', 'ShopApi v3'],
+  ['/docs/shopapi/v3/', 'Shop API v3'],
   ['/docs/shopapi/v3/authenticating', 'Authenticating in v3'],
   ['/docs/shopapi/v3/general-concepts/', 'General concepts'],
   ['/docs/shopapi/v3/general-concepts/jsonapi', 'JSON:API in the Shop API'],
@@ -105,6 +108,55 @@ describe('routes', () => {
       const download = page.locator(`a[href="/specs/${version}/openapi.json"]`).first();
       const served = await page.request.get(new URL((await download.getAttribute('href')) ?? '', site.url).toString());
       expect(await served.json()).toEqual(document);
+      await context.close();
+    }
+  });
+
+  test("each reference's index lists every operation by tag, with its method, path and summary, linking to its page", async () => {
+    for (const version of ['v3', 'v2']) {
+      const document = JSON.parse(readFileSync(path.join(repository, 'contract', 'openapi', `${version}.json`), 'utf8')) as {
+        tags: { name: string }[];
+        paths: Record<string, Record<string, { summary: string; tags: string[] }>>;
+      };
+      const { context, page } = await open(`/specs/${version}/`);
+      const listed = await page.locator('.operation-index').evaluateAll((lists) =>
+        lists.flatMap((list) => {
+          let heading = list.previousElementSibling;
+          while (heading && heading.tagName !== 'H3') heading = heading.previousElementSibling;
+          return [...list.querySelectorAll('a')].map((link) => ({
+            tag: heading?.textContent?.replace(/\u200b/g, '').trim(),
+            method: link.querySelector('[class*="operation-index__method"]')?.textContent,
+            path: link.querySelector('code')?.textContent,
+            summary: link.querySelector('.operation-index__summary')?.textContent,
+            href: link.pathname,
+          }));
+        }),
+      );
+      const operations = Object.entries(document.paths).flatMap(([operationPath, item]) =>
+        Object.entries(item).map(([method, operation]) => ({
+          tag: operation.tags[0],
+          method: method.toUpperCase(),
+          path: operationPath,
+          summary: operation.summary,
+        })),
+      );
+      expect(listed.map(({ href: _, ...entry }) => entry)).toEqual(
+        expect.arrayContaining(operations.map((operation) => expect.objectContaining(operation))),
+      );
+      expect(listed).toHaveLength(operations.length);
+      expect([...new Set(listed.map((entry) => entry.tag))]).toEqual(
+        document.tags.map((tag) => tag.name).filter((name) => operations.some((operation) => operation.tag === name)),
+      );
+      // Each links to the page of its operation, titled with its summary.
+      for (const entry of listed) {
+        const html = await (await page.request.get(site.url + entry.href)).text();
+        const title = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1].replace(/<[^>]+>/g, '');
+        expect(title, entry.href).toBe(entry.summary);
+      }
+      const first = listed[0];
+      await page.locator('.operation-index a').first().click();
+      await page.waitForURL((url) => url.pathname === first.href);
+      await expect.poll(() => page.locator('h1').first().textContent()).toBe(first.summary);
       await context.close();
     }
   });
@@ -233,6 +285,95 @@ describe('routes', () => {
   });
 });
 
+/** Elements under `selector` whose content is wider than their box: cut off, or behind a scroll bar. */
+async function clipped(page: Page, selector: string): Promise<string[]> {
+  return page
+    .locator(selector)
+    .evaluateAll((elements) =>
+      elements.filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.outerHTML.slice(0, 120)),
+    );
+}
+
+describe.each([390, 996, 1280])('an operation page at %i px', (width) => {
+  test('shows its code samples and try-it in full, stacked under the text below 997 px and beside it above', async () => {
+    const { context, page } = await open('/specs/v3/create-order', { viewport: { width, height: 800 } });
+    const text = page.locator('.openapi-left-panel__container');
+    const panel = page.locator('.openapi-right-panel__container');
+    // A reader reaches them by scrolling the page.
+    await panel.scrollIntoViewIfNeeded();
+    const tabs = panel.locator('.portal-code-samples').getByRole('tab');
+    await tabs.first().waitFor();
+    const [textBox, panelBox] = [await text.boundingBox(), await panel.boundingBox()];
+    if (!textBox || !panelBox) throw new Error('no layout');
+    if (width < 997) {
+      expect(Math.round(panelBox.x)).toBe(Math.round(textBox.x));
+      expect(panelBox.y).toBeGreaterThanOrEqual(textBox.y + textBox.height - 1);
+    } else {
+      expect(panelBox.x).toBeGreaterThanOrEqual(textBox.x + textBox.width - 1);
+    }
+    expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(width);
+    // Every tab label and every line of every sample is in view: nothing is cut at the panel's edge.
+    expect(await tabs.allTextContents()).toEqual(['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']);
+    expect(await clipped(page, '.openapi-right-panel__container [role="tablist"], .openapi-right-panel__container [role="tab"]')).toEqual(
+      [],
+    );
+    for (const label of ['curl', 'JavaScript (fetch)', 'PHP (curl)', 'Python (requests)']) {
+      await panel.getByRole('tab', { name: label, exact: true }).click();
+      await panel.locator('[role="tabpanel"]:not([hidden]) pre').first().waitFor();
+      expect(await clipped(page, '.openapi-right-panel__container [role="tabpanel"]:not([hidden]) pre'), label).toEqual([]);
+    }
+    // The try-it's send button is reached by scrolling the page, not a box of its own.
+    const send = panel.getByRole('button', { name: 'Send API Request' });
+    await send.waitFor();
+    await send.scrollIntoViewIfNeeded();
+    const scrollingBoxes = await send.evaluate((button) => {
+      const boxes: string[] = [];
+      for (let element = button.parentElement; element && element !== document.body; element = element.parentElement) {
+        const { overflowY } = getComputedStyle(element);
+        if (/auto|scroll/.test(overflowY) && element.scrollHeight > element.clientHeight + 1) boxes.push(element.className);
+      }
+      return boxes;
+    });
+    expect(scrollingBoxes).toEqual([]);
+    const sendBox = await send.boundingBox();
+    expect(sendBox && sendBox.y >= 0 && sendBox.y + sendBox.height <= 800).toBe(true);
+    // Nor does the page itself run wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await context.close();
+  });
+});
+
+describe('the try-it, served by a sandbox', () => {
+  let sandbox: PortalSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startPortalSandbox();
+    await createClient(sandbox.database.db, { username: 'try-it-shop', password: 'try-it-password' });
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  test('the token form starts with grant_type=password, as its default says, and answers a token once signed in', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.url}/specs/v3/request-token`);
+    const panel = page.locator('.openapi-right-panel__container');
+    await panel.scrollIntoViewIfNeeded();
+    const field = (name: string) => panel.getByRole('textbox', { name, exact: true });
+    await field('grant_type').waitFor();
+    expect(await field('grant_type').inputValue()).toBe('password');
+    await field('username').fill('try-it-shop');
+    await field('password').fill('try-it-password');
+    await panel.getByRole('button', { name: 'Send API Request' }).click();
+    await expect
+      .poll(() => panel.locator('.openapi-explorer__response-container').innerText(), { timeout: 15_000 })
+      .toContain('access_token');
+    await context.close();
+  });
+});
+
 describe('front door', () => {
   test("the home page shows a copyable first call with the page's origin, and task cards", async () => {
     const { context, page } = await open('/');
@@ -242,6 +383,53 @@ describe('front door', () => {
     await page.getByRole('button', { name: /copy/i }).first().waitFor();
     await page.getByRole('link', { name: /Send an order/ }).click();
     await page.waitForURL(`${site.url}/specs/v3/create-order`);
+    await context.close();
+  });
+
+  test.each([
+    [390, 1],
+    [996, 2],
+    [1280, 3],
+  ])('at %i px the home page shows its first call uncut and its six cards in full rows of %i', async (width, perRow) => {
+    const { context, page } = await open('/', { viewport: { width, height: 900 } });
+    const firstCall = page.locator('pre').first();
+    await expect.poll(() => firstCall.innerText()).toContain(`${site.url}/token`);
+    expect(await clipped(page, 'main pre')).toEqual([]);
+    const cards = await page
+      .locator('main ul > li')
+      .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
+    expect(cards).toHaveLength(6);
+    const rows = [...new Set(cards)].map((top) => cards.filter((card) => card === top).length);
+    expect(rows).toEqual(Array(6 / perRow).fill(perRow));
+    await context.close();
+  });
+
+  test("labels are the specification's in the navigation and for tags, and spelt one way everywhere else", async () => {
+    const { context, page } = await open('/');
+    const navigation = await page.locator('.navbar__items:not(.navbar__items--right) .dropdown__menu a').allTextContents();
+    expect(navigation).toEqual(['Get started', 'Documentation', 'ShopApi v3', 'ShopApi v2 legacy']);
+    expect(await page.locator('.footer a').allTextContents()).toEqual(
+      expect.arrayContaining(['Get started', 'ShopApi v3', 'ShopApi v2 legacy']),
+    );
+    // Outside the navbar, the footer and the tags, the product is the Shop API and the guide is "Get started".
+    for (const route of [
+      '/',
+      '/docs',
+      '/docs/get-started/',
+      '/docs/shopapi/v3/',
+      '/specs/v3/',
+      '/specs/v2/',
+      '/specs/v3/create-order',
+      '/no/such/page',
+    ]) {
+      await page.goto(site.url + route);
+      const text = await page.locator('body').evaluate((body) => {
+        const copy = body.cloneNode(true) as HTMLElement;
+        for (const element of copy.querySelectorAll('.navbar, .footer, a[href^="/docs/tags/"]')) element.remove();
+        return copy.textContent ?? '';
+      });
+      expect(text, route).not.toMatch(/ShopApi|Shop Api|ShopAPI|Get Started/);
+    }
     await context.close();
   });
 
@@ -277,7 +465,7 @@ describe('page chrome', () => {
   test('each navbar dropdown opens and leads where it should', async () => {
     const { context, page } = await open('/');
     const cases: [string, string, string][] = [
-      ['Documentation', 'Get Started', '/docs/get-started/'],
+      ['Documentation', 'Get started', '/docs/get-started/'],
       ['Documentation', 'Documentation', '/docs'],
       ['Specifications', 'ShopApi v3', '/specs/v3/'],
       ['Specifications', 'ShopApi v2 legacy', '/specs/v2/'],
@@ -323,33 +511,60 @@ describe('page chrome', () => {
     const link = menu.getByRole('link', { name: 'Run the sandbox' });
     await link.waitFor({ state: 'visible' });
     await link.click();
-    await page.waitForURL(`${site.url}/docs/index-banner-1`);
+    await page.waitForURL(`${site.url}/docs/sandbox`);
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();
   });
 
-  test('colour mode starts dark, switches to light and back, and survives a reload', async () => {
-    const { context, page } = await open('/docs');
+  test("with no stored choice, the colour mode is the system's: light for light, dark for dark", async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await open('/docs', { colorScheme });
+      const html = page.locator('html');
+      expect([await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')], colorScheme).toEqual([
+        colorScheme,
+        'system',
+      ]);
+      await context.close();
+    }
+  });
+
+  test('a system that states no preference, or a page read without scripts, is dark', async () => {
+    const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+    // Browsers answer light when the reader has no preference; this one answers neither light nor dark.
+    await context.addInitScript(() => {
+      const matchMedia = window.matchMedia.bind(window);
+      window.matchMedia = (query: string) => matchMedia(query.includes('prefers-color-scheme') ? 'not all' : query);
+    });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/docs`);
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await context.close();
+    const withoutScripts = await browser.newContext({ colorScheme: 'light', javaScriptEnabled: false });
+    const plain = await withoutScripts.newPage();
+    await plain.goto(`${site.url}/docs`);
+    expect(await plain.locator('html').getAttribute('data-theme')).toBe('dark');
+    await withoutScripts.close();
+  });
+
+  test('a choice made with the switch wins over the system and survives a reload; the switch cycles light, dark, system', async () => {
+    const { context, page } = await open('/docs', { colorScheme: 'dark' });
     const html = page.locator('html');
     const mode = async () => [await html.getAttribute('data-theme'), await html.getAttribute('data-theme-choice')];
-    expect(await mode()).toEqual(['dark', 'dark']);
     const toggle = page.locator('.navbar button[class*="toggleButton"]');
     await toggle.click();
     expect(await mode()).toEqual(['light', 'light']);
     await page.reload();
     expect(await mode()).toEqual(['light', 'light']);
+    await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
     await toggle.click();
     expect(await mode()).toEqual(['dark', 'dark']);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    expect(await mode()).toEqual(['dark', 'dark']);
+    await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+    await toggle.click();
+    expect(await mode()).toEqual(['light', 'system']);
     await context.close();
-  });
-
-  // Browsers cannot tell "no preference" from "light", so the system's setting is not consulted: dark until switched.
-  test('a system that states no preference or light still starts dark', async () => {
-    for (const colorScheme of ['no-preference', 'light'] as const) {
-      const { context, page } = await open('/docs', { colorScheme });
-      expect(await page.locator('html').getAttribute('data-theme'), colorScheme).toBe('dark');
-      await context.close();
-    }
   });
 
   test('the announcement bar stays dismissed after a reload', async () => {

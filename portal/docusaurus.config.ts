@@ -3,6 +3,8 @@ import path from 'node:path';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
+import {createInfoPageMD} from 'docusaurus-plugin-openapi-docs/lib/markdown';
+import colourMode from './plugins/colour-mode';
 import hydrationTransitions from './plugins/hydration-transitions';
 import idlePrefetch from './plugins/idle-prefetch';
 import llmsTxt from './plugins/llms-txt';
@@ -13,17 +15,27 @@ import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
 import tryItWithoutFaker from './plugins/try-it-without-faker';
+import {readOpenApiDocument} from './reference/openapi';
+import {operationIndex} from './reference/operation-index';
 
 /** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
 const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
 const openapiDir = path.resolve(__dirname, '../contract/openapi');
 
-/** One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/. */
+/**
+ * One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/,
+ * and an introduction that lists every operation by tag (reference/operation-index.ts).
+ */
 function reference(id: 'v3' | 'v2') {
+  const specPath = path.join(openapiDir, `${id}.json`);
   return {
-    specPath: path.join(openapiDir, `${id}.json`),
+    specPath,
     outputDir: `specs/${id}`,
     infoTemplate: `reference/info-${id}.mdx.mustache`,
+    markdownGenerators: {
+      createInfoPageMD: (page: Parameters<typeof createInfoPageMD>[0]) =>
+        `${createInfoPageMD(page)}\n\n${operationIndex(readOpenApiDocument(specPath))}`,
+    },
     downloadUrl: `/specs/${id}/openapi.json`,
     // One category per tag, collapsed but for the one holding the page: a collapsed category's links are not rendered
     // until it opens, and the v3 reference has over 70 operations, whose links every page rendered twice (the sidebar and
@@ -48,7 +60,7 @@ const config: Config = {
   // evaluated, a few hundred milliseconds of a phone's CPU. Preloaded, they still download from the start; they run in
   // order two frames after the first contentful paint (a first paint can show only the top of a page still being
   // parsed; the template's loader comes last, so the next frame has all of it), and after 3 s in a tab that does not
-  // paint (opened in the background).
+  // paint (opened in the background). Its <html> also starts dark, the colour mode of a page read without scripts.
   ssrTemplate: readFileSync(path.join(__dirname, 'ssr-template.html'), 'utf8'),
   i18n: {defaultLocale: 'en', locales: ['en']},
 
@@ -107,6 +119,7 @@ const config: Config = {
     [openapiDownloads, {documents: {v3: path.join(openapiDir, 'v3.json'), v2: path.join(openapiDir, 'v2.json')}}],
     [referenceChunks, {folders: ['specs']}],
     [llmsTxt, {guidesPluginId: 'default', referencesPluginId: 'openapi'}],
+    colourMode,
     openapiStorageUtils,
     openapiCodeTabIcons,
     prismOnDemand,
@@ -117,13 +130,13 @@ const config: Config = {
   ],
 
   themeConfig: {
-    // Dark unless the reader picks light with the navbar switch (kept in localStorage). Browsers cannot tell "no
-    // preference" from "light" (prefers-color-scheme has only the two), so the system's setting is not consulted.
-    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: false, disableSwitch: false},
+    // A choice made with the navbar switch (kept in localStorage) wins; else the system's light or dark; else dark
+    // (plugins/colour-mode). The switch cycles light, dark and system.
+    colorMode: {defaultMode: 'dark', respectPrefersColorScheme: true, disableSwitch: false},
     announcementBar: {
       id: 'sandbox-2025',
       content:
-        'New: run the whole Shop API on your own machine. <a href="/docs/index-banner-1">Start the sandbox</a> and try every call.',
+        'New: run the whole Shop API on your own machine. <a href="/docs/sandbox">Start the sandbox</a> and try every call.',
       isCloseable: true,
       backgroundColor: 'var(--portal-announcement-background)',
       textColor: 'var(--portal-announcement-color)',
@@ -140,7 +153,7 @@ const config: Config = {
           label: 'Documentation',
           position: 'left',
           items: [
-            {label: 'Get Started', to: '/docs/get-started/'},
+            {label: 'Get started', to: '/docs/get-started/'},
             {label: 'Documentation', to: '/docs'},
           ],
         },
@@ -172,9 +185,9 @@ const config: Config = {
         {
           title: 'Support',
           items: [
-            {label: 'Get Started', to: '/docs/get-started/'},
+            {label: 'Get started', to: '/docs/get-started/'},
             {label: 'Go-live checklist', to: '/docs/get-started/steps/checklist'},
-            {label: 'Run the sandbox', to: '/docs/index-banner-1'},
+            {label: 'Run the sandbox', to: '/docs/sandbox'},
           ],
         },
         {

@@ -1,6 +1,7 @@
 // Builds the client for projects that run plain JavaScript (the workspace itself imports the TypeScript sources):
 // dist/ (gitignored) gets the JavaScript and declarations of src/index.ts and a package.json of its own, so
-// `npm pack ./client/dist` makes a package that Node imports without tsx. npm run build -w client runs it.
+// `npm pack ./client/dist --pack-destination client/dist` makes a package that Node imports without tsx, and leaves it
+// in dist. npm run build -w client runs it.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -35,6 +36,8 @@ export function build(outDir = join(packageDir, 'dist')): void {
     description: source.description,
     type: 'module',
     exports: { '.': { types: './index.d.ts', default: './index.js' } },
+    // The build and nothing else: the guide packs into dist, and a tarball packed there before stays out of the next.
+    files: ['**/*.js', '**/*.d.ts'],
     dependencies: source.dependencies,
   };
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(built, null, 2)}\n`);

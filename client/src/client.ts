@@ -79,6 +79,53 @@ function serializeBody(body: unknown, headers?: Headers): unknown {
   return (defaultBodySerializer as (body: unknown, headers?: Headers) => string)(body, headers);
 }
 
+/** A path or query parameter that cannot be sent as its operation's own; thrown before anything is sent. */
+export class ParameterError extends TypeError {
+  override name = 'ParameterError';
+}
+
+/**
+ * Each path parameter as one percent-encoded segment, so no value can lead the request to another route, even one
+ * passed past the types with a cast. openapi-fetch's own serializer writes an object's keys unencoded
+ * (`{ '../webhooks/1#': '' }` became `../webhooks/1#,`, and DELETE /v3/orders/{id} deleted a webhook). A value that is
+ * not a string or a number is refused, and so are '', '.' and '..': URL parsing drops or resolves those
+ * segments, and '%2e%2e' with them, so no encoding keeps them in place.
+ */
+function serializePath(url: string, params: Record<string, unknown>): string {
+  return url.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    // A number's text has no '/', '#', '?' or '%', and is never '', '.' or '..': NaN goes as the segment NaN.
+    if (typeof value === 'number') return String(value);
+    if (typeof value !== 'string')
+      throw new ParameterError(`The path parameter ${name} of ${url} must be a string or a number; nothing was sent.`);
+    if (['', '.', '..'].includes(value))
+      throw new ParameterError(
+        `The path parameter ${name} of ${url} cannot be "${value}", which no path keeps as a segment; nothing was sent.`,
+      );
+    return encodeURIComponent(value);
+  });
+}
+
+/**
+ * The query as `key=value` pairs, keys percent-encoded as well as values: openapi-fetch encodes values only, so a key
+ * with `&`, `=` or `#` in it added parameters or cut the query short. JSON:API's bracketed names (`page[size]`) are
+ * keys of their own, encoded like any other. The contract's query parameters are scalars: a list or an object is
+ * refused rather than spread into keys the operation does not have; a value left undefined (or null) is left out.
+ */
+function serializeQuery(query: Record<string, unknown>): string {
+  return Object.entries(query)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([key, value]) => {
+      if (!['string', 'number', 'boolean'].includes(typeof value))
+        throw new ParameterError(`The query parameter ${key} must be a string, a number or a boolean; nothing was sent.`);
+      return `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+    })
+    .join('&');
+}
+
+/** openapi-fetch's options that make every request's URL: the same for the v3 and the v2 client. */
+const urlSerializers = { pathSerializer: serializePath, querySerializer: serializeQuery };
+
 function tokenSource(options: ClientOptions): TokenSource | undefined {
   if (options.username === undefined || options.password === undefined) return undefined;
   return new TokenSource({
@@ -108,6 +155,7 @@ export function createShopApiClient(options: ClientOptions): ShopApiClient {
     fetch: options.fetch,
     headers: options.headers,
     bodySerializer: serializeBody,
+    ...urlSerializers,
   });
   client.use(jsonApiBodies, authMiddleware(options, tokens));
   return Object.assign(client, {
@@ -126,6 +174,7 @@ export function createShopApiV2Client(options: ClientOptions): ShopApiV2Client {
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: options.fetch,
     headers: options.headers,
+    ...urlSerializers,
   });
   client.use(authMiddleware(options, tokens));
   return Object.assign(client, { tokens });

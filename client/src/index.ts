@@ -4,6 +4,7 @@ export {
   createShopApiClient,
   createShopApiV2Client,
   JSONAPI,
+  ParameterError,
   type ClientOptions,
   type ShopApiClient,
   type ShopApiV2Client,

@@ -1,7 +1,8 @@
 // npm run build -w client makes a package plain Node imports: built into a scratch project's node_modules, it runs a
-// call (token flow included) from a .mjs file without tsx, and its declarations type-check a consumer's code.
+// call (token flow included) from a .mjs file without tsx, and its declarations type-check a consumer's code; the
+// guide's pack commands leave the repository as they found it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +69,35 @@ console.log(JSON.stringify({ ids: data.data.map((order) => order.id), seen }));
       { allowImportingTsExtensions: false },
     );
     expect(diagnostics.map(({ line, code }) => `${line}: TS${code}`)).toEqual(['6: TS2345']);
+  });
+
+  it("packs with the guide's commands into client/dist, and npm pack leaves no file the repository's status shows", {
+    timeout: 240_000,
+  }, () => {
+    const run = (command: string) => execFileSync('sh', ['-c', command], { cwd: repository, encoding: 'utf8', stdio: 'pipe' });
+    const status = () => run('git status --porcelain --untracked-files=all');
+    const guide = readFileSync(join(repository, 'portal', 'docs', 'tools', 'typescript-client.md'), 'utf8');
+    const block = /```bash\n(npm run build -w client[^\n]*\nnpm pack [^\n]*)\n```/.exec(guide)?.[1];
+    expect(block).toBeDefined();
+    const commands = (block ?? '').split('\n').map((line) => line.replace(/\s+#.*$/, ''));
+    const tarball = /# (\S+\.tgz)$/.exec(block ?? '')?.[1] ?? '';
+    expect(tarball).toBe('client/dist/shopapi-client-0.1.0.tgz');
+
+    const before = status();
+    for (const command of commands) run(command);
+    expect(existsSync(join(repository, tarball))).toBe(true);
+    // Packed again, the tarball holds the build only, not the tarball beside it.
+    const listed = JSON.parse(run(`${commands[1]} --dry-run --json`)) as { files: { path: string }[] }[];
+    expect(listed[0].files.map((file) => file.path).filter((path) => !/\.(js|d\.ts)$/.test(path))).toEqual(['package.json']);
+    // The workspace package packed as it is writes its tarball in the repository root, which git ignores.
+    const rootTarball = join(repository, 'shopapi-client-0.1.0.tgz');
+    const rootTarballWasThere = existsSync(rootTarball);
+    try {
+      run('npm pack -w client');
+      expect(existsSync(rootTarball)).toBe(true);
+      expect(status()).toBe(before);
+    } finally {
+      if (!rootTarballWasThere) rmSync(rootTarball, { force: true });
+    }
   });
 });

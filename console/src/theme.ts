@@ -1,36 +1,46 @@
 // The colour mode, shared with the portal: the portal (Docusaurus) keeps the visitor's choice in localStorage under
-// `theme`, so a choice made on either side holds on both. Without a choice the console is dark, like the portal
-// (colorMode in portal/docusaurus.config.ts: dark by default, the system preference not followed). Following the
-// system would not tell "no preference" from "light" anyway: browsers report light for a system that states none.
+// `theme` ('light' or 'dark'; no entry when the choice is "system"), so a choice made on either side holds on both.
+// The rule is the specification's, as in the portal: a stored choice wins, else the system's light or dark, else dark
+// (a browser that states no preference matches neither query and gets dark).
 import { useCallback, useSyncExternalStore } from 'react';
 
 export type ColourMode = 'light' | 'dark';
 
 const storageKey = 'theme';
+const systemLight = '(prefers-color-scheme: light)';
 
-const chosenMode = (): ColourMode => (localStorage.getItem(storageKey) === 'light' ? 'light' : 'dark');
-
-function apply(): void {
-  document.documentElement.dataset.theme = chosenMode();
+function currentMode(): ColourMode {
+  const stored = localStorage.getItem(storageKey);
+  if (stored === 'light' || stored === 'dark') return stored;
+  return window.matchMedia(systemLight).matches ? 'light' : 'dark';
 }
 
-/** Follows a choice made in another tab (the portal's, or the console's). */
+function apply(): void {
+  document.documentElement.dataset.theme = currentMode();
+}
+
+/** Follows a choice made in another tab (the portal's, or the console's) and the system's changes. */
 function subscribe(listener: () => void): () => void {
   const update = () => {
     apply();
     listener();
   };
+  const system = window.matchMedia(systemLight);
   window.addEventListener('storage', update);
-  return () => window.removeEventListener('storage', update);
+  system.addEventListener('change', update);
+  return () => {
+    window.removeEventListener('storage', update);
+    system.removeEventListener('change', update);
+  };
 }
 
 /** Sets the mode on the page before the first render, so the console never shows in the other one. */
 export const applyColourMode = apply;
 
 export function useColourMode(): [ColourMode, () => void] {
-  const mode = useSyncExternalStore(subscribe, chosenMode);
+  const mode = useSyncExternalStore(subscribe, currentMode);
   const toggle = useCallback(() => {
-    localStorage.setItem(storageKey, chosenMode() === 'dark' ? 'light' : 'dark');
+    localStorage.setItem(storageKey, currentMode() === 'dark' ? 'light' : 'dark');
     // A 'storage' event reaches other tabs only: this tab's subscribers are told the same way by hand.
     window.dispatchEvent(new StorageEvent('storage', { key: storageKey }));
   }, []);

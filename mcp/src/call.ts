@@ -1,6 +1,6 @@
 // Runs an operation tool: its arguments become one request through @shopapi/client, the answer becomes the tool result.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type ShopApiClient, TokenError } from '@shopapi/client';
+import { ParameterError, type ShopApiClient, TokenError } from '@shopapi/client';
 import { limits } from '@shopapi/contract';
 import type { OperationTool } from './tools.ts';
 
@@ -32,6 +32,56 @@ const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', t
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What a JSON value is, in words, for a message that says what was expected instead. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * What fits each type a path parameter is declared with: one scalar, so no value can lead the call to another route
+ * (the client encodes it as one segment besides). An object was sent as `a,b` with its keys unencoded, so
+ * `{"../webhooks/1#": ""}` as an order's id reached DELETE /v3/webhooks/1. The sandbox checks the rest (bounds, pattern).
+ */
+const pathValueFits: Record<string, { fits: (value: unknown) => boolean; expected: string }> = {
+  integer: { fits: (value) => Number.isSafeInteger(value), expected: 'an integer' },
+  string: { fits: (value) => typeof value === 'string', expected: 'a string' },
+};
+
+/** The path parameters: those the operation declares, each a scalar of its declared type. */
+function readPath(tool: OperationTool, path: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const declared = (tool.operation.params?.properties ?? {}) as Record<string, { type?: string }>;
+  const unknown = Object.keys(path ?? {}).filter((name) => !Object.hasOwn(declared, name));
+  if (unknown.length)
+    throw new InputError(
+      `Unknown path parameter ${unknown.join(', ')}: ${tool.operation.path} has ${Object.keys(declared).join(', ') || 'none'}.`,
+    );
+  for (const [name, schema] of Object.entries(declared)) {
+    const value = path?.[name];
+    if (value === undefined) throw new InputError(`path.${name} is required (${tool.operation.path}).`);
+    const type = pathValueFits[schema.type ?? ''];
+    if (!type?.fits(value))
+      throw new InputError(
+        `path.${name} must be ${type?.expected ?? `of type ${schema.type}`}, not ${kindOf(value)} (${tool.operation.path}).`,
+      );
+  }
+  return path;
+}
+
+/** The query parameters: those the operation declares, each a string, number or boolean; the sandbox checks the values. */
+function readQuery(tool: OperationTool, query: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const declared = Object.keys(tool.operation.query?.properties ?? {});
+  const unknown = Object.keys(query ?? {}).filter((name) => !declared.includes(name));
+  if (unknown.length)
+    throw new InputError(`Unknown query parameter ${unknown.join(', ')}: this tool takes ${declared.join(', ') || 'none'}.`);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      throw new InputError(`query.${name} must be a string, a number or a boolean, not ${kindOf(value)}.`);
+  }
+  return query;
+}
+
 /** The shape the input schema promises, checked before anything is sent: the sandbox validates the values themselves. */
 function readArguments(tool: OperationTool, args: unknown): ToolArguments {
   const input = args ?? {};
@@ -43,11 +93,11 @@ function readArguments(tool: OperationTool, args: unknown): ToolArguments {
   for (const key of ['path', 'query'] as const) {
     if (input[key] !== undefined && !isRecord(input[key])) throw new InputError(`${key} must be an object.`);
   }
-  const path = input.path as Record<string, unknown> | undefined;
-  for (const name of Object.keys(tool.operation.params?.properties ?? {})) {
-    if (path?.[name] === undefined) throw new InputError(`path.${name} is required (${tool.operation.path}).`);
-  }
-  return { path, query: input.query as Record<string, unknown> | undefined, body: input.body };
+  return {
+    path: readPath(tool, input.path as Record<string, unknown> | undefined),
+    query: readQuery(tool, input.query as Record<string, unknown> | undefined),
+    body: input.body,
+  };
 }
 
 function decodeBase64(value: unknown, where: string): Uint8Array<ArrayBuffer> {
@@ -136,6 +186,8 @@ export async function callOperation(tool: OperationTool, args: unknown, context:
   try {
     answer = await (context.client.request as unknown as UntypedRequest)(method, path, init);
   } catch (error) {
+    // A path value the client would not send as one segment ('..', '.', ''): refused before the request was made.
+    if (error instanceof ParameterError) return failure(error.message);
     return networkFailure(error, context);
   }
   const { response } = answer;

@@ -56,6 +56,16 @@ async function call(name: string, args: Record<string, unknown> = {}, through = 
   };
 }
 
+/** The server in memory, with its own fetch (a closed port, a large answer, a record of what it sends). */
+async function inMemory(options: { baseUrl: string; fetch?: typeof fetch; username?: string; password?: string }): Promise<Client> {
+  const server = createMcpServer({ username: 'demo', password: 'secret', ...options });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const memoryClient = new Client({ name: 'mcp-test', version: '1.0.0' });
+  await memoryClient.connect(clientSide);
+  return memoryClient;
+}
+
 beforeAll(async () => {
   ({ sb, baseUrl: sandboxUrl } = await startListeningSandbox());
   client = await sb.newClient();
@@ -97,6 +107,16 @@ describe('the tool list', () => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.annotations).toMatchObject({ title: expect.any(String), openWorldHint: false });
     }
+  });
+
+  it('declares every path parameter an integer or a string: the scalars a call checks a path value against', () => {
+    const pathTypes = tools.flatMap((tool) =>
+      Object.values(
+        (tool.inputSchema.properties?.path as { properties?: Record<string, { type?: string }> } | undefined)?.properties ?? {},
+      ).map((parameter) => parameter.type),
+    );
+    expect(pathTypes.length).toBeGreaterThan(0);
+    expect(new Set(pathTypes)).toEqual(new Set(['integer', 'string']));
   });
 
   it('marks reads read-only, deletes and sandbox controls destructive, creates not destructive', () => {
@@ -228,6 +248,104 @@ describe('calls to the sandbox', () => {
   });
 });
 
+describe('arguments that would lead a call to another route', () => {
+  /** Every request the recorded server sent, as `GET /v3/orders/1?query`: the path and query exactly as they went out. */
+  const sent: string[] = [];
+  let recorded: Client;
+  let webhookId: number;
+
+  beforeAll(async () => {
+    const recording: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.pathname !== '/token') sent.push(`${request.method} ${url.pathname}${url.search}`);
+      return fetch(request);
+    };
+    recorded = await inMemory({ baseUrl: sandboxUrl, fetch: recording, username: client.username, password: client.password });
+    const webhook = await call('createWebhook', {
+      body: {
+        data: { type: 'webhook', attributes: { entity: 'shipment', event: 'shipment.shipped.3', targetUrl: 'http://127.0.0.1:9/hooks' } },
+      },
+    });
+    expect(webhook.status, webhook.text).toBe(201);
+    webhookId = webhook.body.data.id;
+  });
+  afterAll(() => recorded?.close());
+
+  /** The tool's answer and the requests the call sent. */
+  async function sendsOf(name: string, args: Record<string, unknown>): Promise<ToolAnswer & { sent: string[] }> {
+    sent.length = 0;
+    const answer = await call(name, args, recorded);
+    return { ...answer, sent: [...sent] };
+  }
+
+  it('refuses an object as a path value and sends nothing: cancelOrder {"id": {"../webhooks/1#": ""}} deletes no webhook', async () => {
+    const cancel = await sendsOf('cancelOrder', { path: { id: { [`../webhooks/${webhookId}#`]: '' } } });
+    expect(cancel).toMatchObject({ isError: true, sent: [] });
+    expect(cancel.text).toBe('path.id must be an integer, not an object (/v3/orders/{id}). Nothing was sent.');
+    const read = await sendsOf('getOrder', { path: { id: { '../../sandbox/requests#': '' } } });
+    expect(read).toMatchObject({ isError: true, sent: [], text: expect.stringMatching(/^path\.id must be an integer, not an object/) });
+    expect((await call('getWebhook', { path: { id: webhookId } })).status).toBe(200);
+  });
+
+  it('refuses a path value that is not a scalar of its declared type, and a path parameter the operation has not', async () => {
+    for (const id of ['../webhooks/1', '..', `${webhookId}#`, [webhookId], 1.5, true, null]) {
+      const answer = await sendsOf('cancelOrder', { path: { id } });
+      expect(answer, JSON.stringify(id)).toMatchObject({
+        isError: true,
+        sent: [],
+        text: expect.stringMatching(/^path\.id must be an integer, not /),
+      });
+    }
+    const extra = await sendsOf('getOrder', { path: { id: 1, deliveryId: 2 } });
+    expect(extra).toMatchObject({
+      isError: true,
+      sent: [],
+      text: expect.stringMatching(/^Unknown path parameter deliveryId: \/v3\/orders\/\{id\} has id\./),
+    });
+  });
+
+  it('sends a string path value as one encoded segment of its own route, and refuses one that no path keeps', async () => {
+    const encoded = await sendsOf('getSandboxRequest', { path: { id: '../../v3/webhooks' } });
+    expect(encoded.sent).toEqual(['GET /sandbox/requests/..%2F..%2Fv3%2Fwebhooks']);
+    // The request log's own answer: no request of this client has that id.
+    expect(encoded, encoded.text).toMatchObject({
+      isError: true,
+      status: 404,
+      body: { errors: [{ detail: 'No resource with this id.' }] },
+    });
+    for (const id of ['..', '.', '']) {
+      const refused = await sendsOf('getSandboxRequest', { path: { id } });
+      expect(refused).toMatchObject({
+        isError: true,
+        sent: [],
+        text: expect.stringMatching(/^The path parameter id of .* nothing was sent\.$/),
+      });
+    }
+  });
+
+  it('refuses a query parameter the operation does not declare, and a query value that is not a scalar', async () => {
+    const injected = await sendsOf('listOrders', { query: { 'page[size]=1&include': 'orderItems' } });
+    expect(injected).toMatchObject({ isError: true, sent: [] });
+    expect(injected.text).toMatch(/^Unknown query parameter page\[size\]=1&include: this tool takes page\[cursor\], page\[size\], include/);
+    const nested = await sendsOf('listOrders', { query: { include: { orderItems: '' } } });
+    expect(nested).toMatchObject({
+      isError: true,
+      sent: [],
+      text: 'query.include must be a string, a number or a boolean, not an object. Nothing was sent.',
+    });
+  });
+
+  it("sends JSON:API's bracketed query keys encoded, and the sandbox reads them", async () => {
+    const skus = [uniqueNumber('BRACKET'), uniqueNumber('BRACKET')];
+    await createProducts(sb, client.token, skus);
+    const page = await sendsOf('listProducts', { query: { 'page[size]': 1, 'filter[sku][in]': skus.join(',') } });
+    expect(page.sent).toEqual([`GET /v3/products?page%5Bsize%5D=1&filter%5Bsku%5D%5Bin%5D=${encodeURIComponent(skus.join(','))}`]);
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.data.map((product: { attributes: { sku: string } }) => product.attributes.sku)).toEqual([skus[0]]);
+  });
+});
+
 describe('search_docs', () => {
   it('finds a guide, with its URL on the portal and an excerpt', async () => {
     const { text, isError } = await call('search_docs', { query: 'cursor pagination', limit: 3 });
@@ -265,16 +383,6 @@ describe('the server process and its failures', () => {
     expect(failure?.stderr).toMatch(/SHOPAPI_PASSWORD is not set/);
     expect(failure?.stdout).toBe('');
   });
-
-  /** The server in memory, with its own fetch (a closed port, a large answer). */
-  async function inMemory(options: { baseUrl: string; fetch?: typeof fetch }): Promise<Client> {
-    const server = createMcpServer({ username: 'demo', password: 'secret', ...options });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const memoryClient = new Client({ name: 'mcp-test', version: '1.0.0' });
-    await memoryClient.connect(clientSide);
-    return memoryClient;
-  }
 
   it('says the sandbox is not reachable, and how to start it, when nothing listens at SHOPAPI_URL', async () => {
     const baseUrl = `http://127.0.0.1:${await freePort()}`;

@@ -20,6 +20,7 @@ import { metricsPlugin } from './api/shared/metrics.ts';
 import { requestLogPlugin } from './api/shared/request-log.ts';
 import { securityHeadersPlugin } from './api/shared/security-headers.ts';
 import { serializeError } from './platform/log-serializers.ts';
+import { buildProgressReader } from './platform/build-progress.ts';
 import { hostPlugin } from './api/shared/host.ts';
 import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
 import { unreadBodiesPlugin } from './api/shared/unread-bodies.ts';
@@ -31,9 +32,12 @@ import { authApiPlugin } from './api/auth/plugin.ts';
 import { v3Plugin } from './api/v3/plugin.ts';
 import { sandboxPlugin } from './api/sandbox/plugin.ts';
 import { v2Plugin } from './api/v2/plugin.ts';
+import { startWarehouseWorker } from './warehouse/worker.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 export const consoleBuildDir = resolve(import.meta.dirname, '..', '..', 'console', 'dist');
+/** Where `npm start` writes the progress of those two builds while it runs them beside the server (scripts/builds.mjs). */
+export const buildProgressFile = resolve(import.meta.dirname, '..', '..', 'tmp', 'build-progress.json');
 
 /** The sandbox's own address, for links when neither PUBLIC_URL nor the request names one. */
 const listeningBaseOf = (config: Config) => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -52,6 +56,9 @@ export async function buildApp(opts: {
   logger?: boolean | object;
   portalDir?: string;
   consoleDir?: string;
+  /** The warehouse moves on real time too (the pacer; `npm start`). Off by default: tests move it by their clock. */
+  paceWarehouse?: boolean;
+  buildProgressFile?: string;
 }): Promise<FastifyInstance> {
   const { db, config } = opts;
   const app = Fastify({
@@ -114,7 +121,22 @@ export async function buildApp(opts: {
 
   const listeningBase = listeningBaseOf(config);
   composeModules(config);
-  const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
+  // This process's share of the warehouse: clock advances, the pacer when asked, and advances other processes left.
+  // Calls under way go before its next slice. It stops with the app (its slice under way ends, its leases go back)
+  // before the database closes.
+  let callsInFlight = 0;
+  app.addHook('onRequest', async (_request, reply) => {
+    callsInFlight++;
+    reply.raw.once('close', () => callsInFlight--);
+  });
+  const warehouse = startWarehouseWorker(db, {
+    stepSeconds: config.sandboxStepSeconds,
+    pace: opts.paceWarehouse ?? false,
+    callsInFlight: () => callsInFlight,
+    onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
+  });
+  app.addHook('onClose', () => warehouse.stop());
+  const context: AppContext = { db, config, warehouse, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   // Each API is an encapsulated plugin with its own error format and parsers; what is left for the root (jsonApiPlugin)
   // is the fallback for requests none of them owns.
   await app.register(authApiPlugin, context);
@@ -122,7 +144,8 @@ export async function buildApp(opts: {
   await app.register(sandboxPlugin, context);
   await app.register(v2Plugin, context);
 
-  await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir });
-  await app.register(consolePlugin, { root: opts.consoleDir ?? consoleBuildDir });
+  const buildProgress = buildProgressReader(opts.buildProgressFile ?? buildProgressFile);
+  await app.register(portalPlugin, { root: opts.portalDir ?? portalBuildDir, buildProgress });
+  await app.register(consolePlugin, { root: opts.consoleDir ?? consoleBuildDir, buildProgress });
   return app;
 }

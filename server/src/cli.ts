@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { limits } from '@shopapi/contract';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/index.ts';
-import { buildApp, composeModules } from './app.ts';
+import { buildApp, buildProgressFile, composeModules } from './app.ts';
+import { type BuildProgress, buildProgressReader } from './platform/build-progress.ts';
 import { createClient, listClients, setClientPassword, UsernameTakenError } from './modules/clients/service.ts';
 import { deliveriesChannel, startDispatcher } from './modules/webhooks/dispatcher.ts';
-import { startPacer } from './warehouse/simulator.ts';
 import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
@@ -122,16 +122,14 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
       console.log("Another process created the demo API client; its credentials are in that process's output.");
     }
   }
-  const app = await buildApp({ db: database.db, config });
+  const app = await buildApp({ db: database.db, config, paceWarehouse: true });
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
+    concurrency: config.webhookConcurrency,
+    perClientConcurrency: config.webhookConcurrencyPerClient,
     intervalMs: 1000,
     onAttempt: app.metrics.recordDeliveryAttempt,
-    onError: (error) => app.log.error({ err: error }, 'webhook dispatch round failed'),
-  });
-  const pacer = startPacer(database.db, {
-    stepSeconds: config.sandboxStepSeconds,
-    onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
+    onError: (error) => app.log.error({ err: error }, 'webhook dispatch failed'),
   });
   // Woken when deliveries commit (from any process on PostgreSQL); the interval stays as the fallback.
   const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) =>
@@ -139,11 +137,11 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   );
   // The embedded database's vacuum and checkpoints (PostgreSQL runs its own).
   const upkeep = database.startUpkeep((error) => app.log.warn({ err: error }, 'database upkeep failed; it runs again in a few seconds'));
-  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), pacer.stop(), upkeep.stop()]).then(() => undefined));
+  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), upkeep.stop()]).then(() => undefined));
   // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
   // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
-  // runs the onClose hook above: the dispatcher finishes the batch it holds and the pacer its step. The database closes
-  // next, and the data folder is released last.
+  // runs the onClose hooks: the dispatcher sends what it holds (within two attempt deadlines) and the warehouse finishes
+  // its slice. The database closes next, and the data folder is released last.
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests and deliveries');
     try {
@@ -167,16 +165,47 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
     throw error;
   }
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const credentials = demoCredentials ?? lostCredentialsHint;
+  const buildProgress = buildProgressReader(buildProgressFile);
+  const building = buildProgress()?.state === 'building';
   // One write, so the credentials made in this start are the last lines of the start-up output, where they stay in view.
   console.log(
     [
-      `Sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${where}`,
-      `  portal: ${url}/`,
-      `  API:    ${url}/v3/orders (token: POST ${url}/token)`,
+      `Sandbox ready in ${seconds(Date.now() - started)} on ${where}`,
+      `  API:     ${url}/v3/orders (token: POST ${url}/token)`,
+      `  portal:  ${url}/docs/${building ? ' (being built: the page shows how far)' : ''}`,
+      `  console: ${url}/console/`,
       '',
-      demoCredentials ?? lostCredentialsHint,
+      credentials,
     ].join('\n'),
   );
+  // The builds `npm start` runs beside the server: a line as each step starts, and the credentials again at the end.
+  if (building) followBuilds(buildProgress, `${url}/docs/`, demoCredentials);
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Prints the builds' steps as they start, then how they ended; polls the progress file each second until then. */
+function followBuilds(read: () => BuildProgress | undefined, portalUrl: string, demoCredentials: string | undefined) {
+  const announced = new Set<string>();
+  const timer = setInterval(() => {
+    const progress = read();
+    if (!progress) return clearInterval(timer);
+    const elapsed = (at: number) => seconds(at - progress.startedAt);
+    progress.steps.forEach((step, index) => {
+      if (!step.startedAt || announced.has(step.name)) return;
+      announced.add(step.name);
+      const last = step.lastSeconds === undefined ? '' : ` (${step.lastSeconds} s the last time)`;
+      console.log(`[build ${elapsed(step.startedAt)}] ${index + 1}/${progress.steps.length} ${step.title}${last}`);
+    });
+    if (progress.state === 'building') return;
+    clearInterval(timer);
+    const ended = Math.max(...progress.steps.map((step) => step.endedAt ?? step.startedAt ?? progress.startedAt));
+    if (progress.state === 'failed') console.error(`[build ${elapsed(Date.now())}] ${progress.failure} The API keeps running.`);
+    else console.log(`[build ${elapsed(ended)}] Done: the portal is at ${portalUrl}`);
+    if (demoCredentials) console.log(`\n${demoCredentials}`);
+  }, 1000);
+  timer.unref();
 }
 
 async function main(argv: string[]) {
@@ -201,7 +230,6 @@ async function main(argv: string[]) {
       values.settings === undefined ? {} : { settings: readSettingsFile(values.settings), settingsFile: values.settings };
     const client = await runCommand('client create', { username: values.username, password: values.password, ...settings });
     console.log(`Created client ${client.id} (${client.username}).`);
-    console.log(client.id);
     return;
   }
   if (command === 'client' && sub === 'list') {

@@ -69,10 +69,12 @@ async function settingsOver(port: number, username: string, password: string) {
 }
 
 describe('npm run cli -- client', () => {
-  it('creates a client on the configured database, prints its id, and lists it', { timeout: 120_000 }, async () => {
+  it('creates a client on the configured database, prints its id in one line and nothing else, and lists it', {
+    timeout: 120_000,
+  }, async () => {
     const created = await cliRun('client', 'create', '--username', 'shop-one', '--password', 'a long password');
-    const id = Number(created.stdout.trim().split('\n').pop());
-    expect(id).toBeGreaterThan(0);
+    expect(created.stdout).toMatch(/^Created client \d+ \(shop-one\)\.\n$/);
+    const id = Number(/\d+/.exec(created.stdout)?.[0]);
     const listed = await cliRun('client', 'list');
     expect(listed.stdout).toMatch(new RegExp(`^${id}\\tshop-one\\t`, 'm'));
   });

@@ -1,6 +1,6 @@
 // The sandbox console at /console/: its built files (hashed assets cached for good, the rest revalidated, compressed),
-// its index.html for the app's own routes, a 404 for a missing asset, a strict CSP, and a page saying how to build it
-// while it is not built.
+// its index.html for the app's own routes, a 404 for a missing asset, a strict CSP, a page saying how to build it
+// while it is not built, and the build's progress while `npm start` builds it.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +30,14 @@ function writeConsoleBuild(root: string) {
 
 let database: Database;
 const apps: FastifyInstance[] = [];
-const start = async (dirs: { portalDir: string; consoleDir: string }) => {
-  const app = await buildApp({ db: database.db, config: loadConfig({ logLevel: 'silent' }), logger: false, ...dirs });
+const start = async (dirs: { portalDir: string; consoleDir: string; buildProgressFile?: string }) => {
+  const app = await buildApp({
+    db: database.db,
+    config: loadConfig({ logLevel: 'silent' }),
+    logger: false,
+    buildProgressFile: join(temporary, 'no-build-running.json'),
+    ...dirs,
+  });
   apps.push(app);
   return app;
 };
@@ -185,5 +191,21 @@ describe('before the console is built', () => {
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toBe(indexHtml);
     expect((await bare.inject({ method: 'GET', url: '/console/assets/index-B1a2C3d4.js' })).body).toBe(script);
+  });
+
+  it("while npm start builds it, answers the build's progress, then the console", async () => {
+    const later = join(temporary, 'console-building');
+    const progressFile = join(temporary, 'build-progress.json');
+    const step = { target: 'console', name: 'console', title: 'Building the console (Vite)', startedAt: Date.now() - 4000 };
+    const progress = { pid: process.pid, startedAt: Date.now() - 4000, state: 'building', log: 'tmp/build.log', steps: [step] };
+    writeFileSync(progressFile, JSON.stringify(progress));
+    const building = await start({ portalDir: join(temporary, 'no-portal'), consoleDir: later, buildProgressFile: progressFile });
+    const answer = await building.inject({ method: 'GET', url: '/console/' });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.body).toContain('<h1>Building the console</h1>');
+    expect(answer.body).toMatch(/Building the console \(Vite\): \d s so far/);
+    writeConsoleBuild(later);
+    writeFileSync(progressFile, JSON.stringify({ ...progress, state: 'done', steps: [{ ...step, endedAt: Date.now() }] }));
+    expect((await building.inject({ method: 'GET', url: '/console/' })).body).toBe(indexHtml);
   });
 });

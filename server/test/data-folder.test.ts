@@ -69,8 +69,8 @@ if (dbKind() === 'pglite')
       expect(existsSync(join(env.DATA_DIR!, 'sandbox.sock'))).toBe(true);
 
       const created = await cliRun(env, 'client', 'create', '--username', 'while-running', '--password', 'a long password');
-      const id = Number(created.stdout.trim().split('\n').pop());
-      expect(id).toBeGreaterThan(0);
+      expect(created.stdout).toMatch(/^Created client \d+ \(while-running\)\.\n$/);
+      const id = Number(/\d+/.exec(created.stdout)?.[0]);
       // The running sandbox made it on its own database: a token at once.
       const firstToken = await tokenAnswer(first.url, 'while-running', 'a long password');
       expect(firstToken.status, JSON.stringify(firstToken.body)).toBe(200);

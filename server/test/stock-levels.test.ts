@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema, type Db } from '../src/platform/db/index.ts';
+import { schema } from '../src/platform/db/index.ts';
 import { pickLocation, putStock } from '../src/modules/inventory/service.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
@@ -96,8 +96,7 @@ describe('GET /v3/stockLevels/{id}', () => {
     const db = sb.database.db;
     const domain = await domainClient(sb, client);
     const now = new Date();
-    await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    await db.transaction(async (t) => {
       const goods = { productId: ids[2], sku: 'LV-C' };
       await putStock(
         t,

@@ -251,13 +251,22 @@ describe('order search', () => {
     expect((await sb.call('POST', '/v2/order/search', { token: client.token, body: { externalOrderNumber } })).body).toEqual(expected);
   });
 
-  it("answers the same 200 NOK for an unknown number and for another client's, and a 400 NOK without a number", async () => {
+  it("GET answers 404 for an unknown number and for another client's, POST a 200 NOK, and a 400 NOK without a number", async () => {
     const added = await add();
     const { externalOrderNumber } = (await v3Order(added.body.result)).data.attributes;
+    // The client libraries that read an order with GET map a 404 to "not found".
     for (const answer of [
       await sb.call('GET', `/v2/order/search?externalOrderNumber=${externalOrderNumber}`, { token: other.token }),
-      await sb.call('POST', '/order/search', { token: other.token, body: { externalOrderNumber } }),
       await sb.call('GET', '/v2/order/search?externalOrderNumber=NOPE', { token: client.token }),
+      await sb.call('GET', '/order/search?ExternalOrderNumber=NOPE', { token: client.token }),
+    ]) {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ error: '404 Not Found', error_description: 'The requested resource could not be found' });
+    }
+    // Those that search with POST read messageCode: their HTTP libraries throw on a 4xx.
+    for (const answer of [
+      await sb.call('POST', '/order/search', { token: other.token, body: { externalOrderNumber } }),
+      await sb.call('POST', '/v2/order/search', { token: client.token, body: { externalOrderNumber: 'NOPE' } }),
     ]) {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ messageCode: 'NOK', message: 'Order not found.', result: null });

@@ -111,7 +111,7 @@ export type paths = {
         /**
          * Find an order by external order number
          * @deprecated
-         * @description Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... The order number and free fields of your order. An unknown number answers HTTP 200 with messageCode NOK "Order not found." and result null, never a 404: check messageCode to tell a new order from an existing one.
+         * @description Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... The order number and free fields of your order. An unknown number (or another client's) answers HTTP 404 with the v2 not-found body, which the client libraries that read an order with this call map to "not found". POST /order/search answers the same miss with HTTP 200 and messageCode NOK instead.
          */
         get: operations["searchOrderV2"];
         put?: never;
@@ -134,7 +134,7 @@ export type paths = {
         /**
          * Find an order by external order number (POST)
          * @deprecated
-         * @description Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... Same as GET /v2/order/search with the number in the body; an unknown number answers HTTP 200 with messageCode NOK "Order not found.".
+         * @description Deprecated: use GET /v3/orders?filter[externalOrderNumber][in]=... Same as GET /v2/order/search with the number in the body, but for a miss: an unknown number (or another client's) answers HTTP 200 with messageCode NOK "Order not found." and result null, where the GET form answers 404. The client libraries that search with POST read messageCode to tell a new order from an existing one, and their HTTP libraries throw on a 4xx.
          */
         post: operations["searchOrderByPostV2"];
         delete?: never;
@@ -1227,7 +1227,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The order. When nothing matches (also for another client's key) the answer is still HTTP 200, with messageCode NOK: `{"messageCode":"NOK","message":"Order not found.","result":null}`. */
+            /** @description The order. */
             200: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
@@ -1265,11 +1265,6 @@ export interface operations {
                             extra4: string | null;
                             extra5: string | null;
                         };
-                    } | {
-                        /** @constant */
-                        messageCode: "NOK";
-                        message: string;
-                        result: unknown;
                     };
                 };
             };
@@ -1318,6 +1313,23 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         message: "Authorization has been denied for this request.";
+                    };
+                };
+            };
+            /** @description No order with this externalOrderNumber (or another client's). */
+            404: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "404 Not Found";
+                        error_description: string;
                     };
                 };
             };
@@ -3074,7 +3086,7 @@ export interface operations {
         };
         responses: {
             /** @description The product was added. */
-            200: {
+            201: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;

@@ -8,9 +8,11 @@ import { useApi } from '../api/hooks.ts';
 import { ofType } from '../api/jsonapi.ts';
 import { refresh } from '../api/refresh.ts';
 import { StatusBadge } from '../components/badges.tsx';
+import { ClockTerm } from '../components/clocks.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { goodsColumns } from '../components/goods.ts';
 import { dateTime } from '../components/format.ts';
 import { Page } from '../components/Page.tsx';
-import { TableRegion } from '../components/regions.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 import { Timeline } from '../components/Timeline.tsx';
 import { type Inbound, inboundSteps, type PackingSlipItem, packingSlipSteps } from './lifecycles.ts';
@@ -43,44 +45,32 @@ function PackingSlips() {
     <Loaded query={packingSlips} what="your packing slips">
       {({ data, included }) =>
         data.length ? (
-          <TableRegion label="Packing slips">
-            <table>
-              <caption className="visually-hidden">Your packing slips, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Warehouse</th>
-                  <th scope="col">Expected on</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="number">
-                    Received of expected
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((slip) => {
+          <DataTable
+            label="Packing slips"
+            caption="Your packing slips, newest first"
+            rows={data}
+            rowKey={(slip) => slip.id}
+            columns={[
+              {
+                header: 'Reference',
+                cell: (slip) => <Link to={`/inbound/packing-slips/${slip.id}`}>{slip.attributes.reference}</Link>,
+                wrap: true,
+              },
+              { header: 'Warehouse', cell: (slip) => slip.attributes.expectedIn },
+              { header: 'Expected on', cell: (slip) => slip.attributes.expectedOn ?? '—', nowrap: true },
+              { header: 'Status', cell: (slip) => <StatusBadge status={slip.attributes.status} /> },
+              {
+                header: 'Received of expected',
+                cell: (slip) => {
                   const { expected, received } = totals(
                     included.filter((item) => item.relationships.inboundPackingSlip.data?.id === slip.id),
                   );
-                  return (
-                    <tr key={slip.id}>
-                      <td>
-                        <Link to={`/inbound/packing-slips/${slip.id}`}>{slip.attributes.reference}</Link>
-                      </td>
-                      <td>{slip.attributes.expectedIn}</td>
-                      <td>{slip.attributes.expectedOn ?? '—'}</td>
-                      <td>
-                        <StatusBadge status={slip.attributes.status} />
-                      </td>
-                      <td className="number">
-                        {received} of {expected}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableRegion>
+                  return `${received} of ${expected}`;
+                },
+                numeric: true,
+              },
+            ]}
+          />
         ) : (
           <Empty>
             No packing slips yet. Announce goods with <code>POST /v3/inboundPackingSlips</code>; they arrive on their expected date, or at
@@ -94,35 +84,19 @@ function PackingSlips() {
 
 function InboundTable({ inbounds }: { inbounds: Inbound[] }) {
   return (
-    <TableRegion label="Inbounds">
-      <table>
-        <caption className="visually-hidden">Inbounds, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Inbound</th>
-            <th scope="col">Reference</th>
-            <th scope="col">Warehouse</th>
-            <th scope="col">Status</th>
-            <th scope="col">Received</th>
-          </tr>
-        </thead>
-        <tbody>
-          {inbounds.map((inbound) => (
-            <tr key={inbound.id}>
-              <td>
-                <Link to={`/inbound/inbounds/${inbound.id}`}>Inbound {inbound.id}</Link>
-              </td>
-              <td>{inbound.attributes.reference}</td>
-              <td>{inbound.attributes.receivedIn}</td>
-              <td>
-                <StatusBadge status={inbound.attributes.status} />
-              </td>
-              <td>{dateTime(inbound.attributes.createdOn)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Inbounds"
+      caption="Inbounds, newest first"
+      rows={inbounds}
+      rowKey={(inbound) => inbound.id}
+      columns={[
+        { header: 'Inbound', cell: (inbound) => <Link to={`/inbound/inbounds/${inbound.id}`}>Inbound {inbound.id}</Link>, nowrap: true },
+        { header: 'Reference', cell: (inbound) => inbound.attributes.reference, wrap: true },
+        { header: 'Warehouse', cell: (inbound) => inbound.attributes.receivedIn },
+        { header: 'Status', cell: (inbound) => <StatusBadge status={inbound.attributes.status} /> },
+        { header: <ClockTerm clock="sandbox">Received</ClockTerm>, cell: (inbound) => dateTime(inbound.attributes.createdOn) },
+      ]}
+    />
   );
 }
 
@@ -181,40 +155,39 @@ export function PackingSlipScreen() {
                 <dd>{data.attributes.expectedIn}</dd>
                 <dt>Expected on</dt>
                 <dd>{data.attributes.expectedOn ?? '—'}</dd>
-                <dt>Received</dt>
+                <dt>
+                  <ClockTerm clock="sandbox">Received</ClockTerm>
+                </dt>
                 <dd>{dateTime(data.attributes.receivedOn)}</dd>
-                <dt>Completed</dt>
+                <dt>
+                  <ClockTerm clock="sandbox">Completed</ClockTerm>
+                </dt>
                 <dd>{dateTime(data.attributes.completedOn)}</dd>
                 <dt>Comments</dt>
                 <dd>{data.attributes.comments ?? '—'}</dd>
               </dl>
-              <Timeline label="Status of the packing slip" steps={packingSlipSteps(data)} current={data.attributes.status} />
-              <div className="actions">{receivable && <ReceiveDialog packingSlip={data} items={items} />}</div>
+              <Timeline
+                label="Status of the packing slip"
+                steps={packingSlipSteps(data)}
+                current={data.attributes.status}
+                clock="sandbox"
+              />
+              {receivable && (
+                <div className="actions">
+                  <ReceiveDialog packingSlip={data} items={items} />
+                </div>
+              )}
               <h2>Items</h2>
-              <TableRegion label="Packing slip items">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">SKU</th>
-                      <th scope="col" className="number">
-                        Expected
-                      </th>
-                      <th scope="col" className="number">
-                        Received
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map(({ id: itemId, attributes: item }) => (
-                      <tr key={itemId}>
-                        <td>{item.sku}</td>
-                        <td className="number">{item.quantity}</td>
-                        <td className="number">{item.received}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableRegion>
+              <DataTable
+                label="Packing slip items"
+                rows={items}
+                rowKey={(item) => item.id}
+                columns={[
+                  { header: 'SKU', cell: (item) => item.attributes.sku, nowrap: true },
+                  { header: 'Expected', cell: (item) => item.attributes.quantity, numeric: true },
+                  { header: 'Received', cell: (item) => item.attributes.received, numeric: true },
+                ]}
+              />
               <h2>Inbounds of this packing slip</h2>
               <Loaded query={inbounds} what="the inbounds">
                 {(all) => {
@@ -250,34 +223,20 @@ export function InboundDetailScreen() {
               <dt>Warehouse</dt>
               <dd>{data.attributes.receivedIn}</dd>
             </dl>
-            <Timeline label="Status of the inbound" steps={inboundSteps(data)} current={data.attributes.status} />
+            <Timeline label="Status of the inbound" steps={inboundSteps(data)} current={data.attributes.status} clock="sandbox" />
             <h2>Items received</h2>
-            <TableRegion label="Inbound items">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">SKU</th>
-                    <th scope="col" className="number">
-                      Quantity
-                    </th>
-                    <th scope="col">Lot</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">On the packing slip</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {ofType(included, 'inboundItem').map((item) => (
-                    <tr key={item.id}>
-                      <td>{item.attributes.sku}</td>
-                      <td className="number">{item.attributes.quantity}</td>
-                      <td>{item.attributes.lotNumber ?? '—'}</td>
-                      <td>{item.attributes.expirationDate ?? '—'}</td>
-                      <td>{item.relationships.inboundPackingSlipItem.data ? 'yes' : 'no: not announced'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Inbound items"
+              rows={ofType(included, 'inboundItem')}
+              rowKey={(item) => item.id}
+              columns={[
+                ...goodsColumns,
+                {
+                  header: 'On the packing slip',
+                  cell: (item) => (item.relationships.inboundPackingSlipItem.data ? 'yes' : 'no: not announced'),
+                },
+              ]}
+            />
           </>
         )}
       </Loaded>

@@ -3,11 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { readAll } from '../api/collections.ts';
 import { useApi } from '../api/hooks.ts';
 import { refresh } from '../api/refresh.ts';
+import { ClockTerm } from '../components/clocks.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { dateTime } from '../components/format.ts';
-import { TableRegion } from '../components/regions.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 
+/** The levels of a product in a warehouse, under the API's names, capitalised as column names. */
 const levelColumns = ['stock', 'free', 'available', 'economic', 'expected', 'outbound', 'physical', 'unavailable'] as const;
+const capitalised = (name: string) => name[0].toUpperCase() + name.slice(1);
 
 /** How many of the newest ledger bookings the screen lists. */
 const recentMutations = 100;
@@ -32,34 +35,20 @@ export function StockLevels() {
           const rows = data.flatMap((product) => product.attributes.levels.map((level) => ({ sku: product.attributes.sku, ...level })));
           if (!rows.length) return <Empty>No stock yet: receive a packing slip to put goods in a warehouse.</Empty>;
           return (
-            <TableRegion label="Stock levels">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">SKU</th>
-                    <th scope="col">Warehouse</th>
-                    {levelColumns.map((column) => (
-                      <th key={column} scope="col" className="number">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <tr key={`${row.sku} ${row.warehouse}`}>
-                      <td>{row.sku}</td>
-                      <td>{row.warehouse}</td>
-                      {levelColumns.map((column) => (
-                        <td key={column} className="number">
-                          {row[column]}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Stock levels"
+              rows={rows}
+              rowKey={(row) => `${row.sku} ${row.warehouse}`}
+              columns={[
+                { header: 'SKU', cell: (row) => row.sku, nowrap: true },
+                { header: 'Warehouse', cell: (row) => row.warehouse },
+                ...levelColumns.map((column) => ({
+                  header: capitalised(column),
+                  cell: (row: (typeof rows)[number]) => row[column],
+                  numeric: true,
+                })),
+              ]}
+            />
           );
         }}
       </Loaded>
@@ -78,41 +67,26 @@ export function StockMutations() {
     <Loaded query={mutations} what="the stock ledger">
       {({ data }) =>
         data.length ? (
-          <TableRegion label="Recent stock mutations">
-            <table>
-              <caption className="visually-hidden">The newest {recentMutations} stock mutations, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Booked</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Warehouse</th>
-                  <th scope="col">Location</th>
-                  <th scope="col">SKU</th>
-                  <th scope="col" className="number">
-                    Quantity
-                  </th>
-                  <th scope="col">Quality</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.slice(0, recentMutations).map(({ id, attributes: mutation }) => (
-                  <tr key={id}>
-                    <td>{dateTime(mutation.createdOn)}</td>
-                    <td>{mutation.type}</td>
-                    <td>{mutation.warehouseCode}</td>
-                    <td>
-                      {mutation.locationType} {mutation.locationCode}
-                    </td>
-                    <td>{mutation.sku}</td>
-                    <td className="number">{mutation.quantity}</td>
-                    <td>{mutation.quality}</td>
-                    <td>{[mutation.correctionCode, mutation.remarks].filter(Boolean).join(': ') || '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+          <DataTable
+            label="Recent stock mutations"
+            caption={`The newest ${recentMutations} stock mutations, newest first`}
+            rows={data.slice(0, recentMutations)}
+            rowKey={(mutation) => mutation.id}
+            columns={[
+              { header: <ClockTerm clock="sandbox">Booked</ClockTerm>, cell: (mutation) => dateTime(mutation.attributes.createdOn) },
+              { header: 'Type', cell: (mutation) => mutation.attributes.type },
+              { header: 'Warehouse', cell: (mutation) => mutation.attributes.warehouseCode },
+              { header: 'Location', cell: ({ attributes: mutation }) => `${mutation.locationType} ${mutation.locationCode}` },
+              { header: 'SKU', cell: (mutation) => mutation.attributes.sku, nowrap: true },
+              { header: 'Quantity', cell: (mutation) => mutation.attributes.quantity, numeric: true },
+              { header: 'Quality', cell: (mutation) => mutation.attributes.quality },
+              {
+                header: 'Why',
+                cell: ({ attributes: mutation }) => [mutation.correctionCode, mutation.remarks].filter(Boolean).join(': ') || '—',
+                wrap: true,
+              },
+            ]}
+          />
         ) : (
           <Empty>No stock mutations in the last 7 days.</Empty>
         )

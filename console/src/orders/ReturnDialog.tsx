@@ -5,6 +5,7 @@ import { write } from '../api/errors.ts';
 import { useAction, useApi } from '../api/hooks.ts';
 import { Dialog, DialogClose } from '../components/Dialog.tsx';
 import { Outcome } from '../components/Outcome.tsx';
+import { plural } from '../components/format.ts';
 import { ErrorState } from '../components/states.tsx';
 import type { Shipment, ShipmentItem } from './shipments.ts';
 
@@ -81,7 +82,11 @@ export function ReturnDialog({ shipment, items }: { shipment: Shipment; items: S
         </form>
       </Dialog>
       {giveBack.isSuccess && (
-        <Outcome action={giveBack} what="Returning the goods" done={(result) => `${result.data.length} return item(s) processed.`} />
+        <Outcome
+          action={giveBack}
+          what="Returning the goods"
+          done={(result) => `${plural(result.data.length, 'return item')} processed.`}
+        />
       )}
     </>
   );

@@ -2,13 +2,34 @@
 import { Link } from 'react-router';
 import { useAction, useApi } from '../api/hooks.ts';
 import { StatusBadge } from '../components/badges.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { goodsColumns } from '../components/goods.ts';
 import { Outcome } from '../components/Outcome.tsx';
-import { TableRegion } from '../components/regions.tsx';
 import { Timeline } from '../components/Timeline.tsx';
 import { ReturnDialog } from './ReturnDialog.tsx';
-import { type Shipment, type ShipmentItem, type ShipmentMove, shipmentMoves, statusSteps, trackingSteps } from './shipments.ts';
+import { canFail, type Shipment, type ShipmentItem, type ShipmentMove, shipmentMoves, statusSteps, trackingSteps } from './shipments.ts';
 
 const moveDone: Record<ShipmentMove, string> = { advance: 'Moved one step', error: 'Put in ERROR' };
+
+/**
+ * The sandbox's tracking URLs (made in the server's modules/shipments) are on tracking.sandbox.invalid: .invalid is
+ * reserved (RFC 2606) and never resolves, so there is no page behind them. Such a URL is shown as text, marked as a
+ * stand-in, rather than as a link that leads nowhere.
+ */
+function TrackingUrl({ url }: { url: string }) {
+  if (!new URL(url).hostname.endsWith('.invalid')) {
+    return (
+      <p>
+        <a href={url}>Track the parcel</a>
+      </p>
+    );
+  }
+  return (
+    <p className="tracking-url">
+      Tracking URL <code>{url}</code> <span className="muted">(a stand-in made by the sandbox: no carrier page is behind it)</span>
+    </p>
+  );
+}
 
 export function ShipmentCard({
   shipment,
@@ -41,6 +62,7 @@ export function ShipmentCard({
         steps={statusSteps(shipment)}
         current={status}
         failed={status === 'ERROR' ? 'ERROR' : undefined}
+        clock="sandbox"
       />
       {tracking && (
         <>
@@ -50,49 +72,27 @@ export function ShipmentCard({
             steps={trackingSteps(viaPickUpPoint)}
             current={tracking.stage}
             failed={tracking.stage === '1ST_ATTEMPT' ? '1ST_ATTEMPT' : undefined}
+            clock="sandbox"
           />
           <p>
-            {tracking.carrier ?? 'Carrier unknown'} {tracking.number}
-            {tracking.url && (
-              <>
-                {' '}
-                · <a href={tracking.url}>track the parcel</a>
-              </>
-            )}
+            {tracking.carrier ?? 'Carrier unknown'}, tracking number <code>{tracking.number}</code>
           </p>
+          {tracking.url && <TrackingUrl url={tracking.url} />}
         </>
       )}
-      <TableRegion label={`Items of shipment ${shipment.id}`}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">SKU</th>
-              <th scope="col" className="number">
-                Quantity
-              </th>
-              <th scope="col">Lot</th>
-              <th scope="col">Expires</th>
-            </tr>
-          </thead>
-          <tbody>
-            {own.map(({ id, attributes: item }) => (
-              <tr key={id}>
-                <td>{item.sku}</td>
-                <td className="number">{item.quantity}</td>
-                <td>{item.lotNumber ?? '—'}</td>
-                <td>{item.expirationDate ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable label={`Items of shipment ${shipment.id}`} rows={own} rowKey={(item) => item.id} columns={goodsColumns} />
+      {/* Each move is offered only where the sandbox takes it: DELIVERED is the end, only a shipment not yet shipped can fail. */}
       <div className="actions">
-        <button type="button" onClick={() => move.mutate('advance')} disabled={move.isPending || delivered}>
-          Advance one step
-        </button>
-        <button type="button" className="danger" onClick={() => move.mutate('error')} disabled={move.isPending || status === 'SHIPPED'}>
-          Put in error
-        </button>
+        {!delivered && (
+          <button type="button" onClick={() => move.mutate('advance')} disabled={move.isPending}>
+            Advance one step
+          </button>
+        )}
+        {canFail(status) && (
+          <button type="button" className="danger" onClick={() => move.mutate('error')} disabled={move.isPending}>
+            Put in error
+          </button>
+        )}
         {status === 'SHIPPED' && <ReturnDialog shipment={shipment} items={own} />}
       </div>
       <Outcome

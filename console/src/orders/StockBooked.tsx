@@ -2,8 +2,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { readAll } from '../api/collections.ts';
 import { useApi } from '../api/hooks.ts';
+import { ClockTerm } from '../components/clocks.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { dateTime } from '../components/format.ts';
-import { TableRegion } from '../components/regions.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 import type { Shipment, ShipmentItem } from './shipments.ts';
 
@@ -28,36 +29,22 @@ export function StockBooked({ shipments, items, since }: { shipments: Shipment[]
         const booked = data.filter((mutation) => itemIds.includes(mutation.relationships.shipmentItem.data?.id ?? 0));
         if (!booked.length) return <Empty>No stock mutations for these shipments (older than the 7 days the ledger keeps?).</Empty>;
         return (
-          <TableRegion label="Stock booked">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Booked</th>
-                  <th scope="col">Warehouse</th>
-                  <th scope="col">Location</th>
-                  <th scope="col">SKU</th>
-                  <th scope="col" className="number">
-                    Quantity
-                  </th>
-                  <th scope="col">Lot</th>
-                </tr>
-              </thead>
-              <tbody>
-                {booked.map(({ id, attributes: mutation }) => (
-                  <tr key={id}>
-                    <td>{dateTime(mutation.createdOn)}</td>
-                    <td>{mutation.warehouseCode}</td>
-                    <td>
-                      {mutation.locationType} {mutation.locationCode}
-                    </td>
-                    <td>{mutation.sku}</td>
-                    <td className="number">{mutation.quantity}</td>
-                    <td>{mutation.lotNumber ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+          <DataTable
+            label="Stock booked"
+            rows={booked}
+            rowKey={(mutation) => mutation.id}
+            columns={[
+              {
+                header: <ClockTerm clock="sandbox">Booked</ClockTerm>,
+                cell: (mutation) => dateTime(mutation.attributes.createdOn),
+              },
+              { header: 'Warehouse', cell: (mutation) => mutation.attributes.warehouseCode },
+              { header: 'Location', cell: ({ attributes: mutation }) => `${mutation.locationType} ${mutation.locationCode}` },
+              { header: 'SKU', cell: (mutation) => mutation.attributes.sku, nowrap: true },
+              { header: 'Quantity', cell: (mutation) => mutation.attributes.quantity, numeric: true },
+              { header: 'Lot', cell: (mutation) => mutation.attributes.lotNumber ?? '—' },
+            ]}
+          />
         );
       }}
     </Loaded>

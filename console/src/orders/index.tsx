@@ -9,13 +9,15 @@ import { useAction, useApi } from '../api/hooks.ts';
 import { ofType, related } from '../api/jsonapi.ts';
 import { refresh } from '../api/refresh.ts';
 import { StatusBadge } from '../components/badges.tsx';
+import { ClockTerm } from '../components/clocks.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { dateTime } from '../components/format.ts';
 import { Outcome } from '../components/Outcome.tsx';
 import { Page } from '../components/Page.tsx';
-import { TableRegion } from '../components/regions.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 import { AddressBlock } from './AddressBlock.tsx';
 import { ShipmentCard } from './ShipmentCard.tsx';
+import { shipNow } from './ship-now.ts';
 import type { Shipment } from './shipments.ts';
 import { StockBooked } from './StockBooked.tsx';
 
@@ -41,37 +43,26 @@ function ShipmentBadges({ shipments }: { shipments: Shipment[] }) {
 
 function OrderTable({ orders, shipments }: { orders: Order[]; shipments: Shipment[] }) {
   return (
-    <TableRegion label="Orders">
-      <table>
-        <caption className="visually-hidden">Your orders, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Order</th>
-            <th scope="col">Id</th>
-            <th scope="col">Created</th>
-            <th scope="col">Email</th>
-            <th scope="col">On hold</th>
-            <th scope="col">Shipments</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => (
-            <tr key={order.id}>
-              <td>
-                <Link to={`/orders/${order.id}`}>{order.attributes.externalOrderNumber}</Link>
-              </td>
-              <td>{order.id}</td>
-              <td>{dateTime(order.attributes.createdOn)}</td>
-              <td className="wrap">{order.attributes.email}</td>
-              <td>{order.attributes.onHold ? 'on hold' : 'no'}</td>
-              <td>
-                <ShipmentBadges shipments={shipments.filter((shipment) => orderIdOf(shipment) === order.id)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Orders"
+      caption="Your orders, newest first"
+      rows={orders}
+      rowKey={(order) => order.id}
+      columns={[
+        { header: 'Order', cell: (order) => <Link to={`/orders/${order.id}`}>{order.attributes.externalOrderNumber}</Link>, wrap: true },
+        { header: 'Id', cell: (order) => order.id },
+        {
+          header: <ClockTerm clock="sandbox">Created</ClockTerm>,
+          cell: (order) => dateTime(order.attributes.createdOn),
+        },
+        { header: 'Email', cell: (order) => order.attributes.email, wrap: true },
+        { header: 'On hold', cell: (order) => (order.attributes.onHold ? 'on hold' : 'no') },
+        {
+          header: 'Shipments',
+          cell: (order) => <ShipmentBadges shipments={shipments.filter((shipment) => orderIdOf(shipment) === order.id)} />,
+        },
+      ]}
+    />
   );
 }
 
@@ -100,8 +91,8 @@ export function OrdersScreen() {
           if (!data.length) {
             return (
               <Empty>
-                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/index-banner-1">sandbox guide</a> shows
-                how); it appears here within seconds.
+                No orders yet. Create one with <code>POST /v3/orders</code> (the <a href="/docs/sandbox">sandbox guide</a> shows how); it
+                appears here within seconds.
               </Empty>
             );
           }
@@ -124,10 +115,14 @@ function OrderFacts({ order }: { order: Order }) {
       <dd>{attributes.externalOrderNumber}</dd>
       <dt>Id</dt>
       <dd>{order.id}</dd>
-      <dt>Created</dt>
+      <dt>
+        <ClockTerm clock="sandbox">Created</ClockTerm>
+      </dt>
       <dd>{dateTime(attributes.createdOn)}</dd>
-      <dt>Ordered</dt>
-      <dd>{dateTime(attributes.orderedOn)}</dd>
+      <dt>
+        <ClockTerm clock="shop">Ordered</ClockTerm>
+      </dt>
+      <dd>{attributes.orderedOn ? dateTime(attributes.orderedOn) : 'not sent'}</dd>
       <dt>Email</dt>
       <dd>{attributes.email}</dd>
       <dt>Locale</dt>
@@ -163,13 +158,28 @@ export function OrderScreen() {
     refetchInterval: refresh.detail,
   });
   const ship = useAction(() => write(api.POST('/sandbox/orders/{id}/ship', { params: { path: { id } } })));
+  // Known once both the order and its shipments are read.
+  const shippable =
+    order.data &&
+    shipments.data &&
+    shipNow(
+      ofType(order.data.included, 'orderItem'),
+      related(ofType(order.data.included, 'address'), order.data.data.relationships.deliveryAddress),
+      shipments.data.data,
+      shipments.data.included,
+    );
   return (
     <Page
       title={`Order ${order.data?.data.attributes.externalOrderNumber ?? id}`}
       actions={
-        <button type="button" onClick={() => ship.mutate()} disabled={ship.isPending}>
-          Ship now
-        </button>
+        shippable &&
+        (shippable.possible ? (
+          <button type="button" onClick={() => ship.mutate()} disabled={ship.isPending}>
+            Ship now
+          </button>
+        ) : (
+          <p className="muted">{shippable.why}</p>
+        ))
       }
     >
       <Outcome
@@ -186,36 +196,22 @@ export function OrderScreen() {
             <>
               <OrderFacts order={data} />
               <h2>Items</h2>
-              <TableRegion label="Order items">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">SKU</th>
-                      <th scope="col">Name</th>
-                      <th scope="col" className="number">
-                        Quantity
-                      </th>
-                      <th scope="col" className="number">
-                        Price
-                      </th>
-                      <th scope="col" className="number">
-                        VAT
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map(({ id: itemId, attributes: item }) => (
-                      <tr key={itemId}>
-                        <td>{item.sku}</td>
-                        <td>{item.name}</td>
-                        <td className="number">{item.quantity}</td>
-                        <td className="number">{item.price === null ? '—' : `${item.price.toFixed(2)} ${data.attributes.currency}`}</td>
-                        <td className="number">{Math.round(item.vat * 1000) / 10}%</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableRegion>
+              <DataTable
+                label="Order items"
+                rows={items}
+                rowKey={(item) => item.id}
+                columns={[
+                  { header: 'SKU', cell: (item) => item.attributes.sku, nowrap: true },
+                  { header: 'Name', cell: (item) => item.attributes.name },
+                  { header: 'Quantity', cell: (item) => item.attributes.quantity, numeric: true },
+                  {
+                    header: 'Price',
+                    cell: ({ attributes: item }) => (item.price === null ? '—' : `${item.price.toFixed(2)} ${data.attributes.currency}`),
+                    numeric: true,
+                  },
+                  { header: 'VAT', cell: (item) => `${Math.round(item.attributes.vat * 1000) / 10}%`, numeric: true },
+                ]}
+              />
               <h2>Addresses</h2>
               <div className="grid">
                 <AddressBlock title="Delivery address" address={related(addresses, data.relationships.deliveryAddress)} />
@@ -262,37 +258,26 @@ export function ShipmentsScreen() {
       <Loaded query={shipments} what="your shipments">
         {({ data }) =>
           data.length ? (
-            <TableRegion label="Shipments">
-              <table>
-                <caption className="visually-hidden">Your shipments, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Shipment</th>
-                    <th scope="col">Order</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Tracking</th>
-                    <th scope="col">Warehouse</th>
-                    <th scope="col">Shipped</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((shipment) => (
-                    <tr key={shipment.id}>
-                      <td>
-                        <Link to={`/shipments/${shipment.id}`}>Shipment {shipment.id}</Link>
-                      </td>
-                      <td>{orderIdOf(shipment) && <Link to={`/orders/${orderIdOf(shipment)}`}>Order {orderIdOf(shipment)}</Link>}</td>
-                      <td>
-                        <StatusBadge status={shipment.attributes.status} />
-                      </td>
-                      <td>{shipment.attributes.tracking?.stage ?? '—'}</td>
-                      <td>{shipment.attributes.warehouseCode}</td>
-                      <td>{dateTime(shipment.attributes.shippedOn)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Shipments"
+              caption="Your shipments, newest first"
+              rows={data}
+              rowKey={(shipment) => shipment.id}
+              columns={[
+                { header: 'Shipment', cell: (shipment) => <Link to={`/shipments/${shipment.id}`}>Shipment {shipment.id}</Link> },
+                {
+                  header: 'Order',
+                  cell: (shipment) => orderIdOf(shipment) && <Link to={`/orders/${orderIdOf(shipment)}`}>Order {orderIdOf(shipment)}</Link>,
+                },
+                { header: 'Status', cell: (shipment) => <StatusBadge status={shipment.attributes.status} /> },
+                { header: 'Tracking', cell: (shipment) => shipment.attributes.tracking?.stage ?? '—' },
+                { header: 'Warehouse', cell: (shipment) => shipment.attributes.warehouseCode },
+                {
+                  header: <ClockTerm clock="sandbox">Shipped</ClockTerm>,
+                  cell: (shipment) => dateTime(shipment.attributes.shippedOn),
+                },
+              ]}
+            />
           ) : (
             <Empty>No shipments yet: they appear when the warehouse starts on an order.</Empty>
           )

@@ -23,6 +23,10 @@ export function trackingSteps(viaPickUpPoint: boolean): Step[] {
   return trackingStages.filter((stage) => stage !== '1ST_ATTEMPT' && (viaPickUpPoint || stage !== 'AT_PUP')).map((name) => ({ name }));
 }
 
+/** Only a shipment on its way to SHIPPED can be put in ERROR (the lifecycle's transitions). */
+export const canFail = (status: Shipment['attributes']['status']) =>
+  status === 'READY_TO_PICK' || status === 'READY_TO_SORT' || status === 'READY_TO_SHIP';
+
 /** The sandbox's moves on one shipment. */
 export const shipmentMoves = {
   advance: (api: ShopApiClient, id: number) => write(api.POST('/sandbox/shipments/{id}/advance', { params: { path: { id } } })),

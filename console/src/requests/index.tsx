@@ -9,10 +9,12 @@ import { read } from '../api/errors.ts';
 import { useApi } from '../api/hooks.ts';
 import { refresh } from '../api/refresh.ts';
 import { HttpStatus } from '../components/badges.tsx';
+import { ClockTerm } from '../components/clocks.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { bytes, dateTime, prettyBody, timeOfDay } from '../components/format.ts';
 import { Page } from '../components/Page.tsx';
-import { Code, TableRegion } from '../components/regions.tsx';
+import { Code } from '../components/regions.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 import { curlOf, type LoggedRequest } from './curl.ts';
 
@@ -78,43 +80,24 @@ function FilterForm() {
 
 function RequestTable({ entries }: { entries: { id: string; attributes: LoggedRequest }[] }) {
   return (
-    <TableRegion label="Requests">
-      <table>
-        <caption className="visually-hidden">Your requests, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Received</th>
-            <th scope="col">Status</th>
-            <th scope="col">Method</th>
-            <th scope="col">Path and query</th>
-            <th scope="col" className="number">
-              Duration
-            </th>
-            <th scope="col" className="number">
-              Warnings
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map(({ id, attributes: entry }) => (
-            <tr key={id}>
-              <td className="nowrap">
-                <time dateTime={entry.receivedAt}>{timeOfDay(entry.receivedAt)}</time>
-              </td>
-              <td>
-                <HttpStatus status={entry.status} />
-              </td>
-              <td>{entry.method}</td>
-              <td className="wrap">
-                <Link to={`/requests/${id}`}>{entry.url}</Link>
-              </td>
-              <td className="number">{entry.durationMs.toFixed(1)} ms</td>
-              <td className="number">{entry.warnings.length || ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Requests"
+      caption="Your requests, newest first"
+      rows={entries}
+      rowKey={(entry) => entry.id}
+      columns={[
+        {
+          header: <ClockTerm clock="real">Received</ClockTerm>,
+          cell: ({ attributes: entry }) => <time dateTime={entry.receivedAt}>{timeOfDay(entry.receivedAt)}</time>,
+          nowrap: true,
+        },
+        { header: 'Status', cell: (entry) => <HttpStatus status={entry.attributes.status} /> },
+        { header: 'Method', cell: (entry) => entry.attributes.method },
+        { header: 'Path and query', cell: ({ id, attributes: entry }) => <Link to={`/requests/${id}`}>{entry.url}</Link>, wrap: true },
+        { header: 'Duration', cell: (entry) => `${entry.attributes.durationMs.toFixed(1)} ms`, numeric: true, nowrap: true },
+        { header: 'Warnings', cell: (entry) => entry.attributes.warnings.length || '—', numeric: true },
+      ]}
+    />
   );
 }
 
@@ -226,7 +209,9 @@ function Entry({ id, entry }: { id: string; entry: LoggedRequest }) {
         <dd>
           <code>{id}</code>
         </dd>
-        <dt>Received</dt>
+        <dt>
+          <ClockTerm clock="real">Received</ClockTerm>
+        </dt>
         <dd>{dateTime(entry.receivedAt)}</dd>
         <dt>Call</dt>
         <dd>
@@ -282,7 +267,9 @@ function Entry({ id, entry }: { id: string; entry: LoggedRequest }) {
       </Tabs.Root>
       <section aria-labelledby="curl">
         <h2 id="curl">As curl</h2>
-        <p className="muted">Your token is left out: set TOKEN to one of yours first.</p>
+        <p className="muted">
+          Your token is left out: set <code>TOKEN</code> to one of yours first.
+        </p>
         <CopyButton text={curl} label="Copy as curl" />
         <Code label="The request as a curl command">{curl}</Code>
       </section>

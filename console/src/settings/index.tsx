@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { read, write } from '../api/errors.ts';
 import { useAction, useApi } from '../api/hooks.ts';
 import { Outcome } from '../components/Outcome.tsx';
+import { type Column, DataTable } from '../components/DataTable.tsx';
 import { Page } from '../components/Page.tsx';
-import { TableRegion } from '../components/regions.tsx';
 import { Loaded } from '../components/states.tsx';
 import { blankRow, type Draft, draftOf, inputOf, lists, type Row } from './lists.ts';
 
@@ -15,6 +15,41 @@ function ListEditor({ list, rows, onChange }: { list: List; rows: Row[]; onChang
   const [added, setAdded] = useState(0);
   const update = (key: string, field: string, value: string | boolean) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
+  const rowName = (row: Row) => `${list.title}, row ${rows.indexOf(row) + 1}`;
+  const columns: Column<Row>[] = [
+    { header: 'Id', cell: (row) => row.id ?? 'new' },
+    ...list.columns.map(
+      (column): Column<Row> => ({
+        header: column.label,
+        cell: (row) =>
+          column.kind === 'boolean' ? (
+            <input
+              type="checkbox"
+              aria-label={`${column.label}, ${rowName(row)}`}
+              checked={row[column.field] === true}
+              onChange={(event) => update(row.key, column.field, event.target.checked)}
+            />
+          ) : (
+            <input
+              aria-label={`${column.label}, ${rowName(row)}`}
+              value={String(row[column.field] ?? '')}
+              placeholder={column.kind === 'warehouses' ? 'NR, BW' : undefined}
+              required
+              onChange={(event) => update(row.key, column.field, event.target.value)}
+            />
+          ),
+      }),
+    ),
+    {
+      header: 'Remove',
+      hiddenHeader: true,
+      cell: (row) => (
+        <button type="button" className="danger" onClick={() => onChange(rows.filter((other) => other.key !== row.key))}>
+          Remove<span className="visually-hidden"> {rowName(row)}</span>
+        </button>
+      ),
+    },
+  ];
   return (
     // Long lists (countries) start folded.
     <details className="panel" open={rows.length <= 20}>
@@ -23,58 +58,7 @@ function ListEditor({ list, rows, onChange }: { list: List; rows: Row[]; onChang
           {list.title} ({rows.length})
         </h2>
       </summary>
-      <TableRegion label={list.title}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              {list.columns.map((column) => (
-                <th key={column.field} scope="col">
-                  {column.label}
-                </th>
-              ))}
-              <th scope="col">
-                <span className="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => {
-              const rowName = `${list.title}, row ${index + 1}`;
-              return (
-                <tr key={row.key}>
-                  <td>{row.id ?? 'new'}</td>
-                  {list.columns.map((column) => (
-                    <td key={column.field}>
-                      {column.kind === 'boolean' ? (
-                        <input
-                          type="checkbox"
-                          aria-label={`${column.label}, ${rowName}`}
-                          checked={row[column.field] === true}
-                          onChange={(event) => update(row.key, column.field, event.target.checked)}
-                        />
-                      ) : (
-                        <input
-                          aria-label={`${column.label}, ${rowName}`}
-                          value={String(row[column.field] ?? '')}
-                          placeholder={column.kind === 'warehouses' ? 'NR, BW' : undefined}
-                          required
-                          onChange={(event) => update(row.key, column.field, event.target.value)}
-                        />
-                      )}
-                    </td>
-                  ))}
-                  <td>
-                    <button type="button" className="danger" onClick={() => onChange(rows.filter((other) => other.key !== row.key))}>
-                      Remove<span className="visually-hidden"> {rowName}</span>
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable label={list.title} rows={rows} rowKey={(row) => row.key} columns={columns} />
       <button
         type="button"
         className="secondary"
@@ -138,7 +122,12 @@ export function SettingsScreen() {
   return (
     <Page
       title="Settings"
-      lead="The codes of your account, as GET /settings/get lists them: shape them like your production account's. Entries keep their id when you change them; orders refer to these ids."
+      lead={
+        <>
+          The codes of your account, as <code>GET /settings/get</code> lists them: shape them like your production account's. Entries keep
+          their id when you change them; orders refer to these ids.
+        </>
+      }
     >
       <Loaded query={settings} what="your settings">
         {({ data }) => <Editor initial={draftOf(data.attributes)} />}

@@ -30,7 +30,12 @@ export function SignIn() {
   return (
     <Page
       title="Sign in"
-      lead="Sign in with your sandbox client's username and password, the ones npm start printed for demo or the ones you gave npm run cli -- client create. The console keeps the token for this tab only."
+      lead={
+        <>
+          Sign in with your sandbox client's username and password: the ones <code>npm start</code> printed for <code>demo</code>, or the
+          ones you gave <code>npm run cli -- client create</code>. The console keeps the token for this tab only.
+        </>
+      }
     >
       {notice && (
         <p role="status" className="notice">

@@ -7,11 +7,13 @@ import { read, write } from '../api/errors.ts';
 import { useAction, useApi } from '../api/hooks.ts';
 import { refresh } from '../api/refresh.ts';
 import { HttpStatus, StatusBadge } from '../components/badges.tsx';
+import { ClockTerm } from '../components/clocks.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
-import { dateTime } from '../components/format.ts';
+import { DataTable } from '../components/DataTable.tsx';
+import { dateTime, prettyBody } from '../components/format.ts';
 import { Outcome } from '../components/Outcome.tsx';
 import { Page } from '../components/Page.tsx';
-import { Code, TableRegion } from '../components/regions.tsx';
+import { Code } from '../components/regions.tsx';
 import { Empty, ErrorState, Loaded } from '../components/states.tsx';
 import { CreateWebhookDialog } from './CreateWebhookDialog.tsx';
 
@@ -67,36 +69,18 @@ export function WebhooksScreen() {
       <Loaded query={webhooks} what="your webhooks">
         {({ data }) =>
           data.length ? (
-            <TableRegion label="Webhooks">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Webhook</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Target URL</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Switch</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((webhook) => (
-                    <tr key={webhook.id}>
-                      <td>
-                        <Link to={`/webhooks/${webhook.id}`}>Deliveries of webhook {webhook.id}</Link>
-                      </td>
-                      <td>{webhook.attributes.event}</td>
-                      <td className="wrap">{webhook.attributes.targetUrl}</td>
-                      <td>
-                        <StatusBadge status={webhook.attributes.isActive ? 'ACTIVE' : 'INACTIVE'} />
-                      </td>
-                      <td>
-                        <ActiveSwitch webhook={webhook} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Webhooks"
+              rows={data}
+              rowKey={(webhook) => webhook.id}
+              columns={[
+                { header: 'Webhook', cell: (webhook) => <Link to={`/webhooks/${webhook.id}`}>Deliveries of webhook {webhook.id}</Link> },
+                { header: 'Event', cell: (webhook) => webhook.attributes.event },
+                { header: 'Target URL', cell: (webhook) => webhook.attributes.targetUrl, wrap: true },
+                { header: 'State', cell: (webhook) => <StatusBadge status={webhook.attributes.isActive ? 'ACTIVE' : 'INACTIVE'} /> },
+                { header: 'Switch', cell: (webhook) => <ActiveSwitch webhook={webhook} />, hiddenHeader: true },
+              ]}
+            />
           ) : (
             <Empty>No webhooks yet. Register one to receive shipment or inbound events on your own URL.</Empty>
           )
@@ -107,15 +91,6 @@ export function WebhooksScreen() {
 }
 
 const entityPaths: Record<string, string> = { shipment: '/shipments', inbound: '/inbound/inbounds' };
-
-/** The body as sent is what a signature covers; shown indented, copied as is. */
-function prettyJson(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}
 
 function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: Delivery }) {
   const api = useApi();
@@ -144,7 +119,9 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
             `${sent.entity} ${sent.entityId}`
           )}
         </dd>
-        <dt>Happened</dt>
+        <dt>
+          <ClockTerm clock="sandbox">Happened</ClockTerm>
+        </dt>
         <dd>{dateTime(sent.occurredOn)}</dd>
         <dt>Signed with</dt>
         <dd>
@@ -153,7 +130,9 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
         </dd>
         {sent.nextAttemptOn && (
           <>
-            <dt>Next attempt</dt>
+            <dt>
+              <ClockTerm clock="real">Next attempt</ClockTerm>
+            </dt>
             <dd>{dateTime(sent.nextAttemptOn)}</dd>
           </>
         )}
@@ -161,53 +140,44 @@ function DeliveryCard({ webhookId, delivery }: { webhookId: number; delivery: De
       <h4 className="row">
         Payload <CopyButton text={sent.payload} label="Copy the raw body" />
       </h4>
-      <Code label={`Payload of delivery ${delivery.id}`}>{prettyJson(sent.payload)}</Code>
-      <TableRegion label={`Attempts of delivery ${delivery.id}`}>
-        <table>
-          <caption className="visually-hidden">Attempts, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Answer</th>
-              <th scope="col" className="number">
-                Duration
-              </th>
-              <th scope="col">Error</th>
-              <th scope="col">Headers sent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sent.log.length ? (
-              sent.log.map((attempt) => (
-                <tr key={attempt.attemptedOn}>
-                  <td>{dateTime(attempt.attemptedOn)}</td>
-                  <td>{attempt.statusCode === null ? 'no answer' : <HttpStatus status={attempt.statusCode} />}</td>
-                  <td className="number">{attempt.durationMs} ms</td>
-                  <td className="wrap">{attempt.error ?? '—'}</td>
-                  <td className="wrap">
-                    {attempt.headers ? (
-                      <details>
-                        <summary>Show</summary>
-                        {Object.entries(attempt.headers).map(([name, value]) => (
-                          <div key={name}>
-                            <span className="muted">{name}</span> <code>{value}</code>
-                          </div>
-                        ))}
-                      </details>
-                    ) : (
-                      'not kept'
-                    )}
-                  </td>
-                </tr>
-              ))
-            ) : (
-              <tr>
-                <td colSpan={5}>Not attempted yet.</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </TableRegion>
+      {/* The body as sent is what a signature covers: shown indented, copied as is. */}
+      <Code label={`Payload of delivery ${delivery.id}`}>{prettyBody(sent.payload)}</Code>
+      <h4>Attempts, oldest first</h4>
+      {sent.log.length ? (
+        <DataTable
+          label={`Attempts of delivery ${delivery.id}`}
+          rows={sent.log}
+          rowKey={(attempt) => attempt.attemptedOn}
+          columns={[
+            { header: <ClockTerm clock="real">Attempted</ClockTerm>, cell: (attempt) => dateTime(attempt.attemptedOn) },
+            {
+              header: 'Answer',
+              cell: (attempt) => (attempt.statusCode === null ? 'no answer' : <HttpStatus status={attempt.statusCode} />),
+            },
+            { header: 'Duration', cell: (attempt) => `${attempt.durationMs} ms`, numeric: true, nowrap: true },
+            { header: 'Error', cell: (attempt) => attempt.error ?? '—', wrap: true },
+            {
+              header: 'Headers sent',
+              cell: (attempt) =>
+                attempt.headers ? (
+                  <details>
+                    <summary>Show</summary>
+                    {Object.entries(attempt.headers).map(([name, value]) => (
+                      <div key={name}>
+                        <span className="muted">{name}</span> <code>{value}</code>
+                      </div>
+                    ))}
+                  </details>
+                ) : (
+                  'not kept'
+                ),
+              wrap: true,
+            },
+          ]}
+        />
+      ) : (
+        <p>Not attempted yet.</p>
+      )}
       <button type="button" className="secondary" onClick={() => redeliver.mutate()} disabled={redeliver.isPending}>
         Redeliver
         <span className="visually-hidden"> {sent.event}</span>

@@ -115,7 +115,8 @@ export const v2ProductOperations = [
     aliases: ['/v2/product/add'],
     tags,
     auth: true,
-    success: 200,
+    // 201, unlike /order/add's 200: a public PHP client checks for exactly these, and the other clients take any 2xx.
+    success: 201,
     deprecated: true,
     summary: 'Add a product',
     description: `${deprecated} sku and name are required; the description is cut after ${limits.v2DescriptionMax} characters. The result is the new product id.`,
@@ -123,7 +124,7 @@ export const v2ProductOperations = [
     bodyContentTypes: forms,
     requestExample: { sku: 'SKU-TSHIRT-M', name: 'T-shirt, size M', barcode: '8712345678906', costPrice: 4.5, countryOfOriginIso: 'NL' },
     responses: {
-      200: okResponse('The product was added.', Type.Integer(), { message: v2Messages.productAdded, result: 42 }),
+      201: okResponse('The product was added.', Type.Integer(), { message: v2Messages.productAdded, result: 42 }),
       400: badRequestResponse(),
     },
   }),

@@ -1,9 +1,9 @@
 // Documentation for machines, written by the build next to the pages it describes:
-// - every guide as Markdown at its URL + `.md`; a URL that ends in `/` (a folder's index page) takes `index.md`, and the
-//   same file also answers at the URL without the slash + `.md` and at `index.html.md` (llmstxt.org's spelling):
-//   /docs/get-started/steps/authenticating.md, /docs/index.md = /docs.md = /docs/index.html.md;
-// - /llms.txt, an index in the llms.txt format (https://llmstxt.org): the guides' Markdown, the references' pages per
-//   operation and their OpenAPI documents;
+// - every guide, every operation page of the references and each reference's introduction as Markdown at its URL +
+//   `.md`; a URL that ends in `/` (a folder's index page) takes `index.md`, and the same file also answers at the URL
+//   without the slash + `.md` and at `index.html.md` (llmstxt.org's spelling): /docs/get-started/steps/authenticating.md,
+//   /docs/index.md = /docs.md = /docs/index.html.md, /specs/v3/create-order.md, /specs/v3/index.md;
+// - /llms.txt, an index in the llms.txt format (https://llmstxt.org): all that Markdown and the OpenAPI documents;
 // - /llms-full.txt: every guide and every operation in one file.
 // Guides are what the docs plugin published, in its sidebar's order; operations are the pages docusaurus-plugin-openapi-docs
 // generated, described from the OpenAPI documents it was configured with.
@@ -13,7 +13,7 @@ import type {DocMetadata, LoadedContent, LoadedVersion} from '@docusaurus/plugin
 import type {LoadContext, LoadedPlugin, Plugin} from '@docusaurus/types';
 import {resolveMarkdownLinkPathname} from '@docusaurus/utils';
 import {guideMarkdown} from './markdown';
-import {loadReference, oneLine, operationMarkdown, type Reference, type ReferenceConfig} from './reference';
+import {loadReference, oneLine, operationMarkdown, referenceMarkdown, type Reference, type ReferenceConfig} from './reference';
 
 export interface Options {
   /** The docs plugin whose pages are the guides. */
@@ -58,6 +58,10 @@ export default function llmsTxt(context: LoadContext, pluginOptions: unknown): P
       };
       for (const guide of guides) {
         for (const url of guide.markdownUrls) await write(url, guide.markdown);
+      }
+      for (const reference of references) {
+        for (const url of markdownUrlsOf(reference.permalink)) await write(url, `${referenceMarkdown(reference, link)}\n`);
+        for (const operation of reference.operations) await write(operation.markdownUrl, `${operationMarkdown(operation, 1)}\n`);
       }
       await write(`${site.baseUrl}llms.txt`, llmsTxtIndex(site, guides, references));
       await write(`${site.baseUrl}llms-full.txt`, llmsFullTxt(site, guides, references));
@@ -126,8 +130,9 @@ function llmsTxtIndex(site: Site, guides: Guide[], references: Reference[]): str
     '',
     `> ${site.tagline}`,
     '',
-    'Each guide is also served as Markdown at its page URL + `.md` (a page URL that ends in `/` takes `index.md`). ' +
-      'Each reference has a page per operation and its OpenAPI document (JSON), the complete machine-readable contract. ' +
+    'Each guide and each page of the API references is also served as Markdown at its page URL + `.md` (a page URL ' +
+      'that ends in `/` takes `index.md`): an operation with its parameters, request body fields and an example request. ' +
+      'Each reference also has its OpenAPI document (JSON), the complete machine-readable contract. ' +
       `All guides and operations in one file: [llms-full.txt](${site.baseUrl}llms-full.txt).`,
     '',
     '## Guides',
@@ -139,12 +144,12 @@ function llmsTxtIndex(site: Site, guides: Guide[], references: Reference[]): str
       '',
       `## ${reference.title} reference`,
       '',
-      link(reference.title, reference.permalink, reference.description),
+      link(reference.title, markdownUrlsOf(reference.permalink)[0], reference.description),
       link(`${reference.title} OpenAPI document`, reference.documentUrl, `The OpenAPI document of ${reference.title}, as JSON.`),
       ...reference.operations.map((operation) =>
         link(
           operation.summary,
-          operation.permalink,
+          operation.markdownUrl,
           `\`${operation.method} ${operation.path}\`${operation.description ? ` — ${operation.description}` : ''}`,
         ),
       ),

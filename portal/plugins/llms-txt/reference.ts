@@ -1,9 +1,11 @@
 // An API reference for machine readers: the operations of its OpenAPI document, each with the page
-// docusaurus-plugin-openapi-docs generated for it, and each as compact Markdown for llms-full.txt.
-import {readFileSync} from 'node:fs';
+// docusaurus-plugin-openapi-docs generated for it, and each as Markdown: its page's twin at the page's URL + `.md`, and its
+// section of llms-full.txt.
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type {DocMetadata} from '@docusaurus/plugin-content-docs';
+import {operationsByTag, readOpenApiDocument, type Operation, type Parameter} from '../../reference/openapi';
+import {bodyFieldLines, typeAndFacts} from './fields';
 
 /** One reference as docusaurus-plugin-openapi-docs is configured with it. */
 export interface ReferenceConfig {
@@ -12,38 +14,11 @@ export interface ReferenceConfig {
   downloadUrl: string;
 }
 
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: Schema;
-}
-
-interface Schema {
-  $ref?: string;
-  type?: string | string[];
-  enum?: unknown[];
-  items?: Schema;
-}
-
-interface Operation {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  parameters?: Parameter[];
-  requestBody?: {required?: boolean; content?: Record<string, unknown>};
-  responses?: Record<string, {description?: string}>;
-}
-
-interface OpenApiDocument {
-  info: {title: string; version: string; description?: string};
-  paths: Record<string, Record<string, Operation | Parameter[]> & {parameters?: Parameter[]}>;
-}
-
 export interface OperationPage {
   /** The operation's page. */
   permalink: string;
+  /** Its Markdown twin. */
+  markdownUrl: string;
   method: string;
   path: string;
   operationId: string;
@@ -52,7 +27,9 @@ export interface OperationPage {
   /** Its own and its path's parameters. */
   parameters: Parameter[];
   requestBody?: Operation['requestBody'];
-  responses: Record<string, {description?: string}>;
+  responses: NonNullable<Operation['responses']>;
+  /** The contract's curl sample. */
+  curl?: string;
 }
 
 export interface Reference {
@@ -62,14 +39,14 @@ export interface Reference {
   permalink: string;
   /** Where the portal offers the OpenAPI document for download. */
   documentUrl: string;
+  /** The operations by tag, in the order of the reference's sidebar. */
+  tags: {name: string; description: string; operations: OperationPage[]}[];
   operations: OperationPage[];
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /** The reference whose generated pages are among `docs` (the pages of the docs plugin that renders the references). */
 export function loadReference(config: ReferenceConfig, docs: DocMetadata[], siteDir: string): Reference {
-  const document = JSON.parse(readFileSync(config.specPath, 'utf8')) as OpenApiDocument;
+  const document = readOpenApiDocument(config.specPath);
   const folder = path.resolve(siteDir, config.outputDir) + path.sep;
   const pages = docs.filter((doc) => path.resolve(siteDir, doc.source.replace(/^@site\//, '')).startsWith(folder));
   const introduction = pages.find((doc) => doc.source.endsWith('.info.mdx'));
@@ -78,32 +55,36 @@ export function loadReference(config: ReferenceConfig, docs: DocMetadata[], site
   for (const page of pages) {
     if (typeof page.frontMatter.api === 'string') pageOf.set(endpointOf(page.frontMatter.api), page.permalink);
   }
-  const operations = Object.entries(document.paths).flatMap(([operationPath, item]) =>
-    methods.flatMap((method): OperationPage[] => {
-      const operation = item[method] as Operation | undefined;
+  const tags = operationsByTag(document).map(({tag, operations}) => ({
+    name: tag.name,
+    description: tag.description ?? '',
+    operations: operations.flatMap(({method, path: operationPath, operation, parameters}): OperationPage[] => {
       const permalink = pageOf.get(`${method} ${operationPath}`);
-      if (!operation || !permalink) return [];
+      if (!permalink) return [];
       return [
         {
           permalink,
+          markdownUrl: `${permalink}.md`,
           method: method.toUpperCase(),
           path: operationPath,
           operationId: operation.operationId ?? '',
           summary: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${operationPath}`,
           description: operation.description ?? '',
-          parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])],
+          parameters,
           requestBody: operation.requestBody,
           responses: operation.responses ?? {},
+          curl: operation['x-codeSamples']?.find((sample) => sample.lang === 'bash')?.source,
         },
       ];
     }),
-  );
+  }));
   return {
     title: document.info.title,
     description: document.info.description ?? introduction.description,
     permalink: introduction.permalink,
     documentUrl: config.downloadUrl,
-    operations,
+    tags,
+    operations: tags.flatMap((tag) => tag.operations),
   };
 }
 
@@ -119,41 +100,68 @@ function endpointOf(api: string): string {
   return `${operation.method} ${operation.path}`;
 }
 
-/** An operation as compact Markdown: method and path, description, parameters, request body and responses. */
-export function operationMarkdown(operation: OperationPage): string {
+/** A fenced code block, its fence longer than any run of backticks in the code. */
+function fenced(language: string, text: string): string {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map(([run]) => run.length + 1)));
+  return `${fence}${language}\n${text.trimEnd()}\n${fence}`;
+}
+
+/**
+ * A response's description without the status it is listed under: the contract's descriptions start with it
+ * ("400: Bad Request."), which a list keyed by status would otherwise say twice.
+ */
+function responseDescription(status: string, description: string | undefined): string {
+  return oneLine(description?.startsWith(`${status}: `) ? description.slice(status.length + 2) : (description ?? ''), Infinity);
+}
+
+/**
+ * An operation as Markdown, its title at heading level `depth` (1 for its twin, 2 in llms-full.txt): method and path,
+ * description, parameters, request body fields, the curl sample and the responses.
+ */
+export function operationMarkdown(operation: OperationPage, depth = 2): string {
+  const heading = (level: number, text: string) => `${'#'.repeat(depth + level)} ${text}`;
   const lines = [
-    `## ${operation.summary}`,
+    heading(0, operation.summary),
     '',
-    `\`${operation.method} ${operation.path}\` (operationId \`${operation.operationId}\`, [reference page](${operation.permalink}))`,
+    `\`${operation.method} ${operation.path}\` (operationId \`${operation.operationId}\`, [reference page](${operation.permalink}), [as Markdown](${operation.markdownUrl}))`,
   ];
   if (operation.description) lines.push('', operation.description.trim());
   if (operation.parameters.length > 0) {
-    lines.push('', 'Parameters:', '');
+    lines.push('', heading(1, 'Parameters'), '');
     for (const parameter of operation.parameters) {
-      const facts = [parameter.in, parameter.required ? 'required' : 'optional', schemaType(parameter.schema)].filter(Boolean).join(', ');
-      lines.push(`- \`${parameter.name}\` (${facts})${parameter.description ? `: ${oneLine(parameter.description, 300)}` : ''}`);
+      const facts = [parameter.in, parameter.required ? 'required' : 'optional', ...typeAndFacts(parameter.schema)].join(', ');
+      lines.push(`- \`${parameter.name}\` (${facts})${parameter.description ? `: ${oneLine(parameter.description, Infinity)}` : ''}`);
     }
   }
-  const bodyTypes = Object.keys(operation.requestBody?.content ?? {});
-  if (bodyTypes.length > 0) {
-    lines.push(
-      '',
-      `Request body${operation.requestBody?.required ? ' (required)' : ''}: ${bodyTypes.map((type) => `\`${type}\``).join(', ')}.`,
-    );
+  for (const [mediaType, media] of Object.entries(operation.requestBody?.content ?? {})) {
+    lines.push('', heading(1, `Request body: \`${mediaType}\`${operation.requestBody?.required ? ' (required)' : ''}`), '');
+    if (media.schema) lines.push(...bodyFieldLines(media.schema));
   }
-  lines.push('', 'Responses:', '');
+  if (operation.curl) lines.push('', heading(1, 'Example request'), '', fenced('bash', operation.curl));
+  lines.push('', heading(1, 'Responses'), '');
   for (const [status, response] of Object.entries(operation.responses)) {
-    lines.push(`- \`${status}\`${response.description ? `: ${oneLine(response.description, 300)}` : ''}`);
+    const description = responseDescription(status, response.description);
+    lines.push(`- \`${status}\`${description ? `: ${description}` : ''}`);
   }
   return lines.join('\n');
 }
 
-function schemaType(schema: Schema | undefined): string {
-  if (!schema) return '';
-  if (schema.$ref) return schema.$ref.split('/').at(-1) ?? '';
-  if (schema.enum) return `one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`;
-  if (schema.type === 'array') return `array of ${schemaType(schema.items) || 'values'}`;
-  return Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? '');
+/** The reference's introduction as Markdown: its description, then its operations by tag, each linking to its twin. */
+export function referenceMarkdown(reference: Reference, link: (title: string, url: string, summary?: string) => string): string {
+  return [
+    `# ${reference.title}`,
+    '',
+    `Page: [${reference.permalink}](${reference.permalink}), OpenAPI document: [${reference.documentUrl}](${reference.documentUrl})`,
+    '',
+    reference.description.trim(),
+    ...reference.tags.flatMap((tag) => [
+      '',
+      `## ${tag.name}`,
+      ...(tag.description ? ['', oneLine(tag.description)] : []),
+      '',
+      ...tag.operations.map((operation) => link(operation.summary, operation.markdownUrl, `\`${operation.method} ${operation.path}\``)),
+    ]),
+  ].join('\n');
 }
 
 /**

@@ -11,7 +11,7 @@ const tasks = [
   {title: 'Get started', to: '/docs/get-started/', text: 'From a first token to a go-live checklist in four steps.', icon: icons.start},
   {title: 'Send an order', to: '/specs/v3/create-order', text: 'Create an order from the reference page and see the answer.', icon: icons.order},
   {title: 'Browse the v3 reference', to: '/specs/v3/', text: 'Every operation with examples, code samples and a try-it.', icon: icons.reference},
-  {title: 'Run the sandbox', to: '/docs/index-banner-1', text: 'The whole API on your own machine, with a warehouse you control.', icon: icons.sandbox},
+  {title: 'Run the sandbox', to: '/docs/sandbox', text: 'The whole API on your own machine, with a warehouse you control.', icon: icons.sandbox},
   {title: 'Receive webhooks', to: '/specs/v3/webhooks', text: 'Shipment and inbound events, signed, retried for a day.', icon: icons.webhook},
   {title: 'Move from v2 to v3', to: '/docs/index-banner-2', text: 'What changes for a v2 integration, call by call.', icon: icons.migrate},
 ];
@@ -22,7 +22,8 @@ function firstCall(origin: string): string {
     `TOKEN=$(curl -s -X POST ${origin}/token \\`,
     `  -d grant_type=password -d username=demo -d "password=$PASSWORD" \\`,
     `  | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
-    `curl -s ${origin}/v3/products -H "Authorization: Bearer $TOKEN" -H 'Accept: application/vnd.api+json'`,
+    `curl -s ${origin}/v3/products \\`,
+    `  -H "Authorization: Bearer $TOKEN" -H 'Accept: application/vnd.api+json'`,
   ].join('\n');
 }
 

@@ -4,13 +4,14 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import { type Db, ownedBy, schema, type Tx } from '../platform/db/index.ts';
 import type { Client } from '../modules/clients/client.ts';
+import { lockClientWarehouse } from '../modules/inventory/service.ts';
 import {
   failShipment,
   findShipment,
-  requireShipment,
   ShortageError,
   stepShipment,
   type ShipmentRow,
+  type StepResult,
 } from '../modules/shipments/service.ts';
 
 const { warehouseTasks } = schema;
@@ -45,38 +46,38 @@ export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, 
 /**
  * Claims the client's earliest move due by `until` and runs it at its due moment, in one transaction, then schedules the
  * next. SKIP LOCKED: a move another process is running is left to it. A shortage when shipping puts the shipment in
- * ERROR instead. Returns false when nothing is due. Shipments past the retention window still move (see ShipmentLookup).
+ * ERROR instead. Returns the moment of the move, or undefined when nothing is due. Shipments past the retention window
+ * still move (see ShipmentLookup).
  */
-export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<boolean> {
-  let claimed: { shipmentId: number; dueOn: Date } | undefined;
-  try {
-    const ran = await db.transaction(async (tx) => {
-      const [task] = await tx
-        .select()
-        .from(warehouseTasks)
-        .where(and(ownedBy(warehouseTasks, client.id), eq(warehouseTasks.entity, 'shipment'), lte(warehouseTasks.dueOn, until)))
-        .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!task) return false;
-      claimed = { shipmentId: task.entityId, dueOn: task.dueOn };
-      const shipment = await findShipment(tx, client, task.entityId, { lock: true, pastRetention: true });
-      if (!shipment || shipment.status === 'ERROR') {
-        await unschedule(tx, 'shipment', task.entityId);
-        return true;
-      }
-      const result = await stepShipment(tx, client, shipment, task.dueOn, { correctShortage: false });
-      if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));
-      else await unschedule(tx, 'shipment', shipment.id);
-      return true;
-    });
-    return ran;
-  } catch (error) {
-    if (!(error instanceof ShortageError) || claimed === undefined) throw error;
-    const { shipmentId, dueOn } = claimed;
-    await db.transaction(async (tx) => {
-      await putInError(tx, client, await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true }), dueOn);
-    });
-    return true;
-  }
+export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<Date | undefined> {
+  return db.transaction(async (tx) => {
+    // The client's warehouse lock before the task's row: the lock order of every transaction that moves shipments.
+    await lockClientWarehouse(tx, client.id);
+    const [task] = await tx
+      .select()
+      .from(warehouseTasks)
+      .where(and(ownedBy(warehouseTasks, client.id), eq(warehouseTasks.entity, 'shipment'), lte(warehouseTasks.dueOn, until)))
+      .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!task) return undefined;
+    const shipment = await findShipment(tx, client, task.entityId, { lock: true, pastRetention: true });
+    if (!shipment || shipment.status === 'ERROR') {
+      await unschedule(tx, 'shipment', task.entityId);
+      return task.dueOn;
+    }
+    let result: StepResult;
+    try {
+      // In a savepoint: a shortage undoes the step alone, and the shipment goes to ERROR while this transaction still
+      // holds it, so no other process runs the failed step again meanwhile.
+      result = await tx.transaction((step) => stepShipment(step, client, shipment, task.dueOn, { correctShortage: false }));
+    } catch (error) {
+      if (!(error instanceof ShortageError)) throw error;
+      await putInError(tx, client, shipment, task.dueOn);
+      return task.dueOn;
+    }
+    if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));
+    else await unschedule(tx, 'shipment', shipment.id);
+    return task.dueOn;
+  });
 }

@@ -1,5 +1,5 @@
 // Cards that lead to the portal's main tasks, each with a small inline icon (no icon font, no remote image).
-import type {ReactNode} from 'react';
+import type {CSSProperties, ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import Heading from '@theme/Heading';
 import styles from './styles.module.css';
@@ -23,8 +23,10 @@ export const icons = {
 };
 
 export default function TaskCards({tasks, headingLevel = 'h2'}: {tasks: Task[]; headingLevel?: 'h2' | 'h3'}): ReactNode {
+  // Cards per row on a wide screen, so that every row is full: six as 3 + 3, four in one row.
+  const columns = [4, 3, 2].find((count) => tasks.length % count === 0) ?? 3;
   return (
-    <ul className={styles.cards}>
+    <ul className={styles.cards} style={{'--task-columns': columns} as CSSProperties}>
       {tasks.map((task) => (
         <li key={task.to}>
           <Link className={styles.card} to={task.to}>

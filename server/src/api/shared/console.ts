@@ -1,11 +1,13 @@
 // The sandbox console (console/, a single-page app built by Vite) at /console/: its built files as they are, its
-// index.html for every other path under /console/ (the app's own routes, so deep links and reloads work), and a page
-// saying how to build it while it is not built.
+// index.html for every other path under /console/ (the app's own routes, so deep links and reloads work), the build's
+// progress while `npm start` builds it, and a page saying how to build it while it is not built.
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { consoleSecurityHeaders } from './security-headers.ts';
+import { sendBuildingPage } from './building-page.ts';
+import { type BuildProgress, unfinished } from '../../platform/build-progress.ts';
 
 const consolePath = '/console/';
 /** Vite's hashed files: a new build names them anew, so they never change under their name. */
@@ -32,20 +34,28 @@ const notBuiltPage = `<!doctype html>
 </html>
 `;
 
-/** The console's headers, made from its build as found now; undefined while console/dist/index.html does not exist. */
+/**
+ * The console's headers, made from its build as found now and again when a new build has rewritten its index.html (its
+ * inline script may change); undefined while console/dist/index.html does not exist. So building needs no restart.
+ */
 function builtConsoleHeaders(root: string) {
-  return existsSync(join(root, 'index.html')) ? consoleSecurityHeaders(root) : undefined;
+  let built: { at: number; headers: ReturnType<typeof consoleSecurityHeaders> } | undefined;
+  return () => {
+    const at = statSync(join(root, 'index.html'), { throwIfNoEntry: false })?.mtimeMs;
+    if (at === undefined) return undefined;
+    if (built?.at !== at) built = { at, headers: consoleSecurityHeaders(root) };
+    return built.headers;
+  };
 }
 
-export async function consolePlugin(app: FastifyInstance, opts: { root: string }) {
+export async function consolePlugin(app: FastifyInstance, opts: { root: string; buildProgress: () => BuildProgress | undefined }) {
   const root = resolve(opts.root);
-  // Looked for again on each request while it is missing, so building the console needs no restart.
-  let headers = builtConsoleHeaders(root);
+  const builtHeaders = builtConsoleHeaders(root);
   // The portal's plugin may already have given replies sendFile; this context adds it only where it is missing. Each
   // call names the root, so none is given here (and a console not yet built draws no warning at start).
   if (!app.hasReplyDecorator('sendFile')) await app.register(fastifyStatic, { serve: false });
 
-  const send = (reply: FastifyReply, file: string) => {
+  const send = (reply: FastifyReply, file: string, headers: ReturnType<typeof consoleSecurityHeaders>) => {
     reply.helmet(headers);
     reply.header('cache-control', file.startsWith(`assets${sep}`) ? hashedFileCache : unhashedFileCache);
     return reply.sendFile(file, root, { cacheControl: false });
@@ -61,12 +71,14 @@ export async function consolePlugin(app: FastifyInstance, opts: { root: string }
   app.get('/console/*', (request, reply) => answer(decodeURIComponent(request.url.split('?')[0]), reply));
 
   function answer(pathname: string, reply: FastifyReply) {
-    headers ??= builtConsoleHeaders(root);
+    const progress = opts.buildProgress();
+    if (unfinished(progress, 'console')) return sendBuildingPage(reply, progress!, 'console');
+    const headers = builtHeaders();
     if (!headers) return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(notBuiltPage);
     const file = fileFor(root, pathname);
-    if (file) return send(reply, file);
+    if (file) return send(reply, file, headers);
     // A missing asset is a stale page asking for an older build's file: HTML in its place would only break it further.
     if (pathname.toLowerCase().startsWith(assetsPath)) return reply.callNotFound();
-    return send(reply, 'index.html');
+    return send(reply, 'index.html', headers);
   }
 }

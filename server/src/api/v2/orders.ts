@@ -32,7 +32,10 @@ export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
 
   const search = async (externalOrderNumber: string, clientId: number) =>
     ok(v2Messages.orderFound, searchResult(await requireOrderByExternalNumber(db, clientId, externalOrderNumber)));
-  const miss = { notFound: v2Messages.orderNotFound };
-  v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), miss);
-  v2Route(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), miss);
+  // The two forms differ on a miss, as the client libraries using each expect: GET answers the v2 404 body (mapped to
+  // "not found"), POST the 200 NOK envelope (read by messageCode; those clients' HTTP libraries throw on a 4xx).
+  v2Route(app, 'searchOrderV2', async (request) => search(request.query.externalOrderNumber, request.client.id), { keepNotFound: true });
+  v2Route(app, 'searchOrderByPostV2', async (request) => search(request.body.externalOrderNumber, request.client.id), {
+    notFound: v2Messages.orderNotFound,
+  });
 }

@@ -5,6 +5,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
+import { lockClientWarehouse } from './service.ts';
 
 const { stock, stockMutations, products } = schema;
 
@@ -23,6 +24,7 @@ function statusOn(today: string, expirationDate: string, marginDays: number, war
 export async function updateExpirationStatuses(db: Db, client: Client, now: Date): Promise<void> {
   const today = now.toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
+    await lockClientWarehouse(tx, client.id);
     const rows = await tx
       .select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
       .from(stock)

@@ -2,7 +2,7 @@
 // through (putStock, takeStock), so inbound, returns, shipments and corrections keep stock and ledger in step.
 import { and, asc, eq, gt, gte, inArray, isNull, lt, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { limits, type correctionCodes, type stockMutationTypes } from '@shopapi/contract';
-import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
+import { type Db, ownedBy, schema, type Tx } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
@@ -303,7 +303,25 @@ export async function findStockMutation(db: Db, client: Client, id: number): Pro
   return row;
 }
 
-// ---- bookings (call them inside the caller's transaction)
+// ---- the client's warehouse lock
+
+/** The client warehouse locks' own key space among the database's advisory locks (two-key form: this, client id). */
+const warehouseLockSpace = 724_311_907;
+
+/**
+ * Takes the client's warehouse lock until the transaction ends. Every transaction that books the client's stock in or out,
+ * changes its quality, reserves it (starts a shipment) or moves a shipment takes it, before any row lock. Those
+ * transactions of one client then run one after another, whichever process runs them: a reservation sees every booking
+ * committed before it, so stock is never promised or taken twice, and none of them can hold a row another one waits for
+ * while waiting for one of its rows, so they never deadlock. It is the client's own lock: no other client ever waits on
+ * it. Call it inside a transaction (outside one it would last one statement); taking it again in the same transaction
+ * costs a round trip and nothing else.
+ */
+export async function lockClientWarehouse(tx: Db, clientId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${warehouseLockSpace}::integer, ${clientId}::integer)`);
+}
+
+// ---- bookings (inside the caller's transaction; each takes the client's warehouse lock, which its caller takes first)
 
 export interface StockPlace {
   warehouseCode: string;
@@ -381,8 +399,9 @@ async function bookMutation(tx: Db, client: Client, place: StockPlace, goods: Go
 }
 
 /** Puts goods on a location and books the mutation; goods equal in lot, date, quality, status and receipt join one stock row. */
-export async function putStock(tx: Db, client: Client, place: StockPlace, goods: Goods, link: MutationLink, now: Date): Promise<void> {
+export async function putStock(tx: Tx, client: Client, place: StockPlace, goods: Goods, link: MutationLink, now: Date): Promise<void> {
   if (goods.quantity <= 0) return;
+  await lockClientWarehouse(tx, client.id);
   const stockLocationId = await locationId(tx, client.id, place);
   const quality = goods.quality ?? 'OK';
   const status = goods.status ?? 'OK';
@@ -440,12 +459,13 @@ export interface TakenStock {
  * stock row. Returns what it took and how much was missing; the caller decides what a shortage means.
  */
 export async function takeStock(
-  tx: Db,
+  tx: Tx,
   client: Client,
   input: { productId: number; warehouseCode: string; quantity: number },
   link: MutationLink,
   now: Date,
 ) {
+  await lockClientWarehouse(tx, client.id);
   const rows = await tx
     .select()
     .from(stock)

@@ -144,6 +144,8 @@ export async function syncStockMutations(db: Db, client: Client, ids: number[]):
       .select({ id: stockMutations.id })
       .from(stockMutations)
       .where(and(ownedBy(stockMutations, client.id), inArray(stockMutations.id, ids), withinRetention(client)))
+      // In id order: two calls with overlapping ids lock them in one order, so neither holds a row the other waits for.
+      .orderBy(asc(stockMutations.id))
       .for('update');
     requireEveryId(ids, found);
     await tx

@@ -8,7 +8,7 @@ import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { dayAfter, startOfDay } from '../../platform/time.ts';
-import { pickLocation, putStock } from '../inventory/service.ts';
+import { lockClientWarehouse, pickLocation, putStock } from '../inventory/service.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { returns, returnItems, shipments, shipmentItems, orders, returnReasons } = schema;
@@ -120,6 +120,8 @@ export async function processReturnItems(
   warehouseCode?: string,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    // Before the return items' rows: the lock order of every transaction that books stock (see lockClientWarehouse).
+    await lockClientWarehouse(tx, client.id);
     const [row] = await tx
       .select({ id: returns.id, warehouse: shipments.warehouseCode })
       .from(returns)

@@ -11,7 +11,7 @@ import type { Tracking } from '../../platform/db/schema/shipments.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
-import { pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
+import { lockClientWarehouse, pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
 import { warehouseShippingMethod } from '../reference/service.ts';
 import { emitShipmentEvent } from '../webhooks/payloads.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
@@ -103,7 +103,10 @@ export function shipmentItemById(db: Db, client: Client, id: number) {
 }
 
 export interface ShipmentLookup {
-  /** Locks the row for the rest of the transaction. */
+  /**
+   * Locks the row for the rest of the transaction, after the client's warehouse lock (lockClientWarehouse): the order in
+   * which every transaction that moves shipments takes its locks.
+   */
   lock?: boolean;
   /**
    * Reaches shipments past the retention window too. The window hides old shipments from the API's reads; the simulated
@@ -117,8 +120,9 @@ export interface ShipmentLookup {
 export async function findShipment(db: Db, client: Client, id: number, opts: ShipmentLookup = {}): Promise<ShipmentRow | undefined> {
   const condition = opts.pastRetention ? and(ownedBy(shipments, client.id), eq(shipments.id, id)) : ownShipment(client, id);
   const query = db.select().from(shipments).where(condition);
-  const [row] = opts.lock ? await query.for('update') : await query;
-  return row;
+  if (!opts.lock) return (await query)[0];
+  await lockClientWarehouse(db, client.id);
+  return (await query.for('update'))[0];
 }
 
 export async function requireShipment(db: Db, client: Client, id: number, opts: ShipmentLookup = {}): Promise<ShipmentRow> {
@@ -142,9 +146,11 @@ const packagingGrams = 150;
 
 /**
  * Starts the order's next shipment, if the order can still start one now (see ordersToStart) and the stock allows.
- * Another process may be starting the same order: it holds the order's row, and this one skips it.
+ * Under the client's warehouse lock, so the stock it counts as free is not being promised to another order meanwhile;
+ * an order whose row another transaction holds (a change through the API) is skipped, to start in a later round.
  */
 export async function startOrder(tx: Tx, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
+  await lockClientWarehouse(tx, client.id);
   const order = await lockOrder(tx, orderId, { skipLocked: true });
   if (!order || order.onHold || !order.isValid || order.fulfilledAt) return undefined;
   if ((await shipmentsUnderWay(tx, orderId)).length) return undefined;
@@ -369,6 +375,7 @@ async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Da
  * open gets a shipment that follows. Returns the ids of the shipments shipped, in the order they shipped.
  */
 export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now: Date): Promise<number[]> {
+  await lockClientWarehouse(tx, client.id);
   const order = (await lockOrder(tx, orderId))!;
   if (order.fulfilledAt) throw domainError('422', `Order ${orderId} is already fulfilled.`);
   if (!order.isValid)

@@ -37,6 +37,8 @@ export async function syncShipments(db: Db, client: Client, list: SyncList, ids:
       .select({ id: shipments.id })
       .from(shipments)
       .where(and(ownedBy(shipments, client.id), inArray(shipments.id, ids), visible(client)))
+      // In id order, as the warehouse locks several shipments of an order: no two lockers wait for each other's rows.
+      .orderBy(asc(shipments.id))
       .for('update');
     requireEveryId(ids, found);
     await tx

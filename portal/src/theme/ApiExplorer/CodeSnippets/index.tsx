@@ -19,7 +19,7 @@ const contractOrigin = 'http://127.0.0.1:8080';
 export default function CodeSnippets({codeSamples}: {codeSamples: CodeSample[]}): ReactNode {
   if (!codeSamples.length) return null;
   return (
-    <Tabs groupId="code-samples" className="openapi-tabs__code-container" lazy>
+    <Tabs groupId="code-samples" className="portal-code-samples" lazy>
       {codeSamples.map((sample) => (
         <TabItem key={sample.label} value={sample.lang} label={sample.label}>
           <CodeBlock language={sample.lang}>{sample.source.replaceAll(contractOrigin, window.location.origin)}</CodeBlock>

@@ -1,14 +1,21 @@
 // The try-it form of an operation page, made to work as sent against the sandbox that serves the portal:
 // - requests go to this page's origin (the documents' server URL is the variable {origin});
 // - a body example that creates an order gets a fresh externalOrderNumber on each visit and after each created order;
+// - a form field with a default value starts filled in with it (the token form's grant_type=password);
 // - the access token from "Request an access token" is kept for the session, so every operation page starts with it.
 import {useEffect, useMemo, useState, type ReactNode} from 'react';
 import Request from '@theme-original/ApiExplorer/Request';
 import {setServerVariable} from '@theme/ApiExplorer/Server/slice';
 import {useTypedDispatch, useTypedSelector} from '@theme/ApiItem/hooks';
 
+interface Schema {
+  default?: unknown;
+  example?: unknown;
+  properties?: Record<string, Schema>;
+}
+
 interface MediaType {
-  schema?: Record<string, unknown>;
+  schema?: Schema;
   example?: unknown;
 }
 
@@ -37,6 +44,22 @@ function withFreshOrderNumbers(value: unknown, suffix: string): unknown {
 }
 
 /**
+ * A form body's fields (form-encoded, multipart) as the try-it fills them in at first: with their example, which the
+ * theme reads from each field's schema, and failing that with their default, which it shows ("Default value") but
+ * leaves out: the token form would otherwise send grant_type empty and be refused.
+ */
+function withDefaultsAsExamples(schema: Schema | undefined): Schema | undefined {
+  if (!schema?.properties) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, field]) => [
+      name,
+      field.example === undefined && field.default !== undefined ? {...field, example: field.default} : field,
+    ]),
+  );
+  return {...schema, properties};
+}
+
+/**
  * The body the form starts with is the operation's example (the theme would otherwise start from one it derives from
  * the schema); a POST's externalOrderNumber gets a suffix, as the number must be unique per client.
  */
@@ -45,6 +68,9 @@ function withSendableExample(item: Item, suffix: string): Item {
   if (!content) return item;
   const sendable = Object.fromEntries(
     Object.entries(content).map(([mediaType, media]) => {
+      if (/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(mediaType)) {
+        return [mediaType, {...media, schema: withDefaultsAsExamples(media.schema)}];
+      }
       if (media.example === undefined) return [mediaType, media];
       const example = item.method === 'post' ? withFreshOrderNumbers(media.example, suffix) : media.example;
       return [mediaType, {...media, example, schema: {...media.schema, examples: [example]}}];

@@ -8,8 +8,8 @@ import TaskCards, {icons} from '@site/src/components/TaskCards';
 const destinations = [
   {title: 'Documentation', to: '/docs', text: 'Guides and general concepts.', icon: icons.start},
   {title: 'Get started', to: '/docs/get-started/', text: 'From a first token to going live.', icon: icons.order},
-  {title: 'ShopApi v3 reference', to: '/specs/v3/', text: 'Every operation, with a try-it.', icon: icons.reference},
-  {title: 'ShopApi v2 reference', to: '/specs/v2/', text: 'The legacy API.', icon: icons.migrate},
+  {title: 'Shop API v3 reference', to: '/specs/v3/', text: 'Every operation, with a try-it.', icon: icons.reference},
+  {title: 'Shop API v2 reference', to: '/specs/v2/', text: 'The legacy API.', icon: icons.migrate},
 ];
 
 export default function NotFoundContent({className}: {className?: string}): ReactNode {

@@ -1,5 +1,6 @@
 // Stock on warehouse locations and the mutations that moved it.
-import { boolean, date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { products } from './products.ts';
 
@@ -48,7 +49,12 @@ export const stock = pgTable(
     receivedOn: timestamp({ withTimezone: true }).notNull(),
     inboundItemId: integer(),
   },
-  (t) => [index('stock_client_id_idx').on(t.clientId, t.id), index('stock_client_product_idx').on(t.clientId, t.productId)],
+  (t) => [
+    index('stock_client_id_idx').on(t.clientId, t.id),
+    index('stock_client_product_idx').on(t.clientId, t.productId),
+    // What lies on a shelf is never less than nothing, whatever books it out (an emptied row is deleted, so never 0 either).
+    check('stock_quantity_positive', sql`${t.quantity} > 0`),
+  ],
 );
 
 /** The stock ledger; quantity is signed. v2 reads it as "stock mutations to sync" (synced). */

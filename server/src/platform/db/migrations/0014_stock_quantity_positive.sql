@@ -1,0 +1,1 @@
+ALTER TABLE "stock" ADD CONSTRAINT "stock_quantity_positive" CHECK ("stock"."quantity" > 0);
