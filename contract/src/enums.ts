@@ -86,3 +86,6 @@ export type WebhookEntity = keyof typeof webhookEvents;
 
 /** The free metadata fields of orders, shipments, products and packing slips (v3 metadata, v2 top-level fields). */
 export const metadataExtraFields = ['extra1', 'extra2', 'extra3', 'extra4', 'extra5'] as const;
+
+/** A sandbox clock is ready, or advancing: the warehouse is still catching up with an advance (POST /sandbox/clock/advance). */
+export const clockStatuses = ['ready', 'advancing'] as const;

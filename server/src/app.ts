@@ -23,6 +23,7 @@ import { serializeError } from './platform/log-serializers.ts';
 import { buildProgressReader } from './platform/build-progress.ts';
 import { hostPlugin } from './api/shared/host.ts';
 import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
+import { unreadBodiesPlugin } from './api/shared/unread-bodies.ts';
 import { baseUrl } from './api/shared/query.ts';
 import type { AppContext } from './api/shared/context.ts';
 import { useEventRepresentation } from './modules/webhooks/payloads.ts';
@@ -31,6 +32,7 @@ import { authApiPlugin } from './api/auth/plugin.ts';
 import { v3Plugin } from './api/v3/plugin.ts';
 import { sandboxPlugin } from './api/sandbox/plugin.ts';
 import { v2Plugin } from './api/v2/plugin.ts';
+import { startWarehouseWorker } from './warehouse/worker.ts';
 
 export const portalBuildDir = resolve(import.meta.dirname, '..', '..', 'portal', 'build');
 export const consoleBuildDir = resolve(import.meta.dirname, '..', '..', 'console', 'dist');
@@ -54,6 +56,8 @@ export async function buildApp(opts: {
   logger?: boolean | object;
   portalDir?: string;
   consoleDir?: string;
+  /** The warehouse moves on real time too (the pacer; `npm start`). Off by default: tests move it by their clock. */
+  paceWarehouse?: boolean;
   buildProgressFile?: string;
 }): Promise<FastifyInstance> {
   const { db, config } = opts;
@@ -106,6 +110,8 @@ export async function buildApp(opts: {
   // sent (no inflating of Content-Encoding), as before.
   await app.register(compress, { encodings: ['br', 'gzip'], globalDecompression: false });
   await app.register(hostPlugin);
+  // Refusals sent before the body was read keep the connection usable and readable (multipart limits, oversized bodies).
+  await app.register(unreadBodiesPlugin);
   await app.register(formBodyPlugin);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db });
@@ -115,7 +121,22 @@ export async function buildApp(opts: {
 
   const listeningBase = listeningBaseOf(config);
   composeModules(config);
-  const context: AppContext = { db, config, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
+  // This process's share of the warehouse: clock advances, the pacer when asked, and advances other processes left.
+  // Calls under way go before its next slice. It stops with the app (its slice under way ends, its leases go back)
+  // before the database closes.
+  let callsInFlight = 0;
+  app.addHook('onRequest', async (_request, reply) => {
+    callsInFlight++;
+    reply.raw.once('close', () => callsInFlight--);
+  });
+  const warehouse = startWarehouseWorker(db, {
+    stepSeconds: config.sandboxStepSeconds,
+    pace: opts.paceWarehouse ?? false,
+    callsInFlight: () => callsInFlight,
+    onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
+  });
+  app.addHook('onClose', () => warehouse.stop());
+  const context: AppContext = { db, config, warehouse, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   // Each API is an encapsulated plugin with its own error format and parsers; what is left for the root (jsonApiPlugin)
   // is the fallback for requests none of them owns.
   await app.register(authApiPlugin, context);

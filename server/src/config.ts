@@ -1,5 +1,6 @@
 // Configuration from the environment, with the defaults the README documents.
 import { limits } from '@shopapi/contract';
+import { dispatcherDefaults } from './modules/webhooks/dispatcher.ts';
 
 export interface Config {
   port: number;
@@ -12,6 +13,8 @@ export interface Config {
   publicUrl: string | undefined;
   webhookAllowPrivateTargets: boolean;
   sandboxStepSeconds: number;
+  /** How long POST /sandbox/clock/advance waits for the warehouse to catch up before it answers 202 (advancing). */
+  sandboxAdvanceWaitMs: number;
   /** Longest a client may take to send a whole request (headers and body), and longest a socket may stay silent. */
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open for the next request. */
@@ -41,6 +44,12 @@ export interface Config {
   requestLogMaxAgeHours: number;
   /** Of each request and answer body, the log keeps this many bytes. */
   requestLogBodyMaxBytes: number;
+  /** What one client's attachments and product images may take together, in bytes (STORAGE_QUOTA_MIB); 0: no quota. */
+  storageQuotaBytes: number;
+  /** Webhook deliveries one process holds at once: being sent, or claimed and waiting for a place of their client. */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one client one process sends at once (it holds twice as many): its share, whatever its receivers do. */
+  webhookConcurrencyPerClient: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -72,6 +81,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       ? process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true'
       : !databaseUrl,
     sandboxStepSeconds: intFrom('SANDBOX_STEP_SECONDS', 30),
+    sandboxAdvanceWaitMs: intFrom('SANDBOX_ADVANCE_WAIT_MS', limits.clockAdvanceWaitMsDefault),
     requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     // Longer than a reverse proxy's upstream keep-alive (nginx: 60 s), so the proxy closes first and never reuses a closed socket.
     keepAliveTimeoutMs: intFrom('KEEP_ALIVE_TIMEOUT_MS', 72_000),
@@ -86,6 +96,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     requestLogMaxPerClient: intFrom('REQUEST_LOG_MAX_PER_CLIENT', 1000),
     requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
     requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
+    storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
+    webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
+    webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
     ...overrides,
   };
 }

@@ -207,7 +207,7 @@ export type paths = {
         put?: never;
         /**
          * Attach a PDF to an order
-         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
+         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (512 MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
          */
         post: operations["createOrderAttachment"];
         delete?: never;
@@ -355,7 +355,7 @@ export type paths = {
         put?: never;
         /**
          * Upload the product image
-         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later.
+         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (512 MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take.
          */
         post: operations["uploadProductImage"];
         delete?: never;
@@ -379,7 +379,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook
-         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS). A client may have at most 20 webhooks, active or not: one more answers 409 until you delete one.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -824,7 +824,7 @@ export type paths = {
         put?: never;
         /**
          * Ship an order now (sandbox)
-         * @description Takes the order through the simulated warehouse to SHIPPED now: a shipment already under way continues, and everything still open gets a shipment that walks READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP → SHIPPED at once, with every webhook event on the way, tracking (stage LABELLED) and SHIPMENT stock mutations. It works whatever the stock and even when the order is on hold: where stock is short the missing goods are first booked in with a visible CORRECTION mutation (correction code ADJUSTMENT). Afterwards the order is fulfilled and refuses changes (422). An order that is Not Valid (its address lacks a house number) answers 422. Sandbox only.
+         * @description Takes the order through the simulated warehouse to SHIPPED now: a shipment already under way continues, and everything still open gets a shipment that walks READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP → SHIPPED at once, with every webhook event on the way, tracking (stage LABELLED) and SHIPMENT stock mutations. It works whatever the stock and even when the order is on hold: where stock is short the missing goods are first booked in with a visible CORRECTION mutation (correction code ADJUSTMENT). Afterwards the order is fulfilled and refuses changes (422). An order that is Not Valid (its address lacks a house number) answers 422. Sandbox only. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
          */
         post: operations["sandboxShipOrder"];
         delete?: never;
@@ -844,7 +844,7 @@ export type paths = {
         put?: never;
         /**
          * Receive a packing slip now (sandbox)
-         * @description Receives goods of the packing slip in its warehouse (`expectedIn`): an inbound goes PROCESSING → CHECKING → CHECKED with its items (lot numbers and expiration dates for products that need them), stock appears on locations with INBOUND stock mutations, the items' `received` quantities grow, and products without weight and dimensions get them at this first receipt. Without a body everything still expected is received. With `items` you choose per sku: fewer, more than expected, or skus that are not on the slip (they must be your products; 404-1 otherwise). The packing slip becomes CHECKED when every item is fully received, else IN_PROGRESS; a CHECKED inbound completes 2 hours later on your clock, and its packing slip with it. A packing slip that is already CHECKED or COMPLETED answers 409. Sandbox only.
+         * @description Receives goods of the packing slip in its warehouse (`expectedIn`): an inbound goes PROCESSING → CHECKING → CHECKED with its items (lot numbers and expiration dates for products that need them), stock appears on locations with INBOUND stock mutations, the items' `received` quantities grow, and products without weight and dimensions get them at this first receipt. Without a body everything still expected is received. With `items` you choose per sku: fewer, more than expected, or skus that are not on the slip (they must be your products; 404-1 otherwise). The packing slip becomes CHECKED when every item is fully received, else IN_PROGRESS; a CHECKED inbound completes 2 hours later on your clock, and its packing slip with it. A packing slip that is already CHECKED or COMPLETED answers 409. Sandbox only. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
          */
         post: operations["sandboxReceiveInboundPackingSlip"];
         delete?: never;
@@ -862,7 +862,7 @@ export type paths = {
         };
         /**
          * Read your clock (sandbox)
-         * @description Your own simulated clock: the time the warehouse works on for you, and how far it runs ahead of real time after your advances (`POST /sandbox/clock/advance`). Timestamps the warehouse writes and the retention windows use this time. Reading it changes nothing.
+         * @description Your own simulated clock: the time the warehouse works on for you, and how far it runs ahead of real time after your advances (`POST /sandbox/clock/advance`). Timestamps the warehouse writes and the retention windows use this time. While an advance is under way it shows `status: advancing`, how far it got and where it goes; poll it until `status` is `ready`. Reading it changes nothing.
          */
         get: operations["sandboxGetClock"];
         put?: never;
@@ -884,7 +884,9 @@ export type paths = {
         put?: never;
         /**
          * Advance your clock (sandbox)
-         * @description Moves your own simulated clock forward (no other client's) and runs everything that falls due meanwhile, in order: packing slips expected by then arrive and are received, orders that are not on hold and have stock get a shipment, shipments move one status per warehouse step (`SANDBOX_STEP_SECONDS`, default 30 s of your clock) to SHIPPED and their tracking on to DELIVERED, checked inbounds complete 2 hours after CHECKED, and expiration statuses follow the date. Webhook events are sent for each move. Without these calls the warehouse runs on real time.
+         * @description Moves your own simulated clock forward (no other client's) and runs everything that falls due meanwhile, in clock order, each at its own moment: packing slips expected by then arrive and are received, orders that are not on hold and have stock get a shipment, shipments move one status per warehouse step (`SANDBOX_STEP_SECONDS`, default 30 s of your clock) to SHIPPED and their tracking on to DELIVERED, checked inbounds complete 2 hours after CHECKED, and expiration statuses follow the date. Webhook events are sent for each move, in that order. Without these calls the warehouse runs on real time.
+         *
+         *     The warehouse catches up in short slices, taking turns with other clients' work, so an advance never holds the sandbox. A short advance is done within a few seconds (5 by default) and answers 200 with `status: ready`: everything due has been done. A longer one answers 202 with `status: advancing`: your clock moves forward as the work completes; read `GET /sandbox/clock` until its `status` is `ready`. While it advances, a second advance and the other sandbox controls that move the warehouse (ship, advance, fail or return a shipment, receive a packing slip) answer 409; your other calls work as usual, at your clock's current time (an order you place meanwhile joins the catch-up). One advance moves at most 366 days, and your clock may run at most 100 years ahead of real time (409 beyond).
          */
         post: operations["sandboxAdvanceClock"];
         delete?: never;
@@ -904,7 +906,7 @@ export type paths = {
         put?: never;
         /**
          * Move a shipment one step (sandbox)
-         * @description One warehouse step for this shipment now: READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP (labelled, with tracking and colli) → SHIPPED (stock booked out; 409 when the stock is not there), or after SHIPPED the next tracking stage (LABELLED → ACCEPTED → SORTED → IN_DELIVERY → AT_PUP for pick-up points → DELIVERED). A shipment in ERROR is resolved by the operator and goes back to READY_TO_PICK. A delivered shipment answers 409.
+         * @description One warehouse step for this shipment now: READY_TO_PICK → READY_TO_SORT → READY_TO_SHIP (labelled, with tracking and colli) → SHIPPED (stock booked out; 409 when the stock is not there), or after SHIPPED the next tracking stage (LABELLED → ACCEPTED → SORTED → IN_DELIVERY → AT_PUP for pick-up points → DELIVERED). A shipment in ERROR is resolved by the operator and goes back to READY_TO_PICK. A delivered shipment answers 409. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
          */
         post: operations["sandboxAdvanceShipment"];
         delete?: never;
@@ -924,7 +926,7 @@ export type paths = {
         put?: never;
         /**
          * Put a shipment in ERROR (sandbox)
-         * @description The warehouse hits a problem: the shipment goes to ERROR and waits for operator action (`POST /sandbox/shipments/{id}/advance`). A shipped shipment never changes: 409.
+         * @description The warehouse hits a problem: the shipment goes to ERROR and waits for operator action (`POST /sandbox/shipments/{id}/advance`). A shipped shipment never changes: 409. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
          */
         post: operations["sandboxFailShipment"];
         delete?: never;
@@ -944,7 +946,7 @@ export type paths = {
         put?: never;
         /**
          * Return shipped goods (sandbox)
-         * @description The consumer sends goods of a SHIPPED shipment back and the warehouse processes them at once, in the shipment's warehouse: condition RETURN goes back to stock (restocked), DAMAGED goes to a DAMAGED location with quality DAMAGED, UNKNOWN waits on a RETURN location. Each item books a RETURN stock mutation and appears in `GET /v3/returnItems`. A sku that is not on the shipment answers 404-1, more than was shipped 400; a shipment that is not SHIPPED answers 409.
+         * @description The consumer sends goods of a SHIPPED shipment back and the warehouse processes them at once, in the shipment's warehouse: condition RETURN goes back to stock (restocked), DAMAGED goes to a DAMAGED location with quality DAMAGED, UNKNOWN waits on a RETURN location. Each item books a RETURN stock mutation and appears in `GET /v3/returnItems`. A sku that is not on the shipment answers 404-1, more than was shipped 400; a shipment that is not SHIPPED answers 409. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
          */
         post: operations["sandboxReturnShipment"];
         delete?: never;
@@ -1045,7 +1047,9 @@ export type paths = {
          *
          *     `data` is the shipment or inbound resource object as `GET /v3/shipments/{id}` or `GET /v3/inbounds/{id}` returned it when the
          *     event happened; `timestamp` is that moment. Answer **200** to acknowledge. Any other answer, or none within 10 seconds, is
-         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). When the last attempt fails too,
+         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). The 10 seconds cover
+         *     the whole attempt, from connecting to the end of your answer: answer promptly and do the work afterwards. Of your answer's body the
+         *     first 2 KiB are read and shown in the delivery log; the rest is not read (the connection is closed). When the last attempt fails too,
          *     the webhook is deactivated (`isActive` false); `PUT` it with `isActive` true to switch it on again. Delivery is *at least
          *     once*: the same event can arrive twice, always with the same `webhook-id`, so keep the ids you have handled and skip repeats.
          *     Events of one entity are sent in the order they happened; after a retry an older event can arrive later, so compare
@@ -5327,6 +5331,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -8422,6 +8465,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -8897,6 +8979,45 @@ export interface operations {
             };
             /** @description 406: Not Acceptable. */
             406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description You already have 20 webhooks, the most a client may have; the detail gives the count. */
+            409: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;
@@ -15308,6 +15429,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 409: Conflict. */
+            409: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 422: Order already fulfilled. */
             422: {
                 headers: {
@@ -15778,11 +15938,20 @@ export interface operations {
                             attributes: {
                                 /**
                                  * Format: date-time
-                                 * @description Your clock's time now.
+                                 * @description Your clock's time now. While an advance runs it moves forward as the warehouse catches up: it is the moment up to which everything due has been done.
                                  */
                                 now: string;
                                 /** @description How far your clock runs ahead of real time. */
                                 offsetSeconds: number;
+                                /** @description `ready`: the warehouse has done everything due by `now`. `advancing`: an advance is under way; `now` moves on to `advancingTo`, and the clock is `ready` again when it gets there. */
+                                status: "ready" | "advancing";
+                                /**
+                                 * Format: date-time
+                                 * @description While advancing: the time the clock moves to (it keeps running at real time meanwhile, like `now`).
+                                 */
+                                advancingTo?: string;
+                                /** @description While advancing: how much of the advance's time the clock has covered, 0 to 1. The clock moves as fast as the warehouse works through what falls due, so it can hold still while many moves fall due close together (a year's advance spends most of its work in the first minutes, when open orders ship). */
+                                progress?: number;
                             };
                         };
                     };
@@ -15922,13 +16091,13 @@ export interface operations {
                  *     }
                  */
                 "application/vnd.api+json": {
-                    /** @description Seconds to move forward; at most a year. */
+                    /** @description Seconds to move forward; at most 366 days. */
                     seconds: number;
                 };
             };
         };
         responses: {
-            /** @description Your clock after the advance. */
+            /** @description The advance is done: your clock after it, `status: ready`. */
             200: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
@@ -15947,11 +16116,58 @@ export interface operations {
                             attributes: {
                                 /**
                                  * Format: date-time
-                                 * @description Your clock's time now.
+                                 * @description Your clock's time now. While an advance runs it moves forward as the warehouse catches up: it is the moment up to which everything due has been done.
                                  */
                                 now: string;
                                 /** @description How far your clock runs ahead of real time. */
                                 offsetSeconds: number;
+                                /** @description `ready`: the warehouse has done everything due by `now`. `advancing`: an advance is under way; `now` moves on to `advancingTo`, and the clock is `ready` again when it gets there. */
+                                status: "ready" | "advancing";
+                                /**
+                                 * Format: date-time
+                                 * @description While advancing: the time the clock moves to (it keeps running at real time meanwhile, like `now`).
+                                 */
+                                advancingTo?: string;
+                                /** @description While advancing: how much of the advance's time the clock has covered, 0 to 1. The clock moves as fast as the warehouse works through what falls due, so it can hold still while many moves fall due close together (a year's advance spends most of its work in the first minutes, when open orders ship). */
+                                progress?: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The advance is under way: your clock as far as it got, `status: advancing` with `advancingTo` and `progress`. Read `GET /sandbox/clock` until it is `ready`. */
+            202: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @constant */
+                            type: "clock";
+                            /** @description Your client id: each client has its own clock. */
+                            id: number;
+                            attributes: {
+                                /**
+                                 * Format: date-time
+                                 * @description Your clock's time now. While an advance runs it moves forward as the warehouse catches up: it is the moment up to which everything due has been done.
+                                 */
+                                now: string;
+                                /** @description How far your clock runs ahead of real time. */
+                                offsetSeconds: number;
+                                /** @description `ready`: the warehouse has done everything due by `now`. `advancing`: an advance is under way; `now` moves on to `advancingTo`, and the clock is `ready` again when it gets there. */
+                                status: "ready" | "advancing";
+                                /**
+                                 * Format: date-time
+                                 * @description While advancing: the time the clock moves to (it keeps running at real time meanwhile, like `now`).
+                                 */
+                                advancingTo?: string;
+                                /** @description While advancing: how much of the advance's time the clock has covered, 0 to 1. The clock moves as fast as the warehouse works through what falls due, so it can hold still while many moves fall due close together (a year's advance spends most of its work in the first minutes, when open orders ship). */
+                                progress?: number;
                             };
                         };
                     };
@@ -16037,6 +16253,45 @@ export interface operations {
             };
             /** @description 406: Not Acceptable. */
             406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 409: Conflict. */
+            409: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;
@@ -18713,6 +18968,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -18996,6 +19252,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19267,6 +19524,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {

@@ -1,4 +1,5 @@
-// Clock: the client's own sandbox time, moving it forward, and what the warehouse did in the time skipped.
+// Clock: the client's own sandbox time, moving it forward (with the progress of a long advance), and what the warehouse
+// did in the time skipped.
 import type { ShopApiClient } from '@shopapi/client';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -19,11 +20,43 @@ const steps = [
 
 const units = { minutes: 60, hours: 3600, days: 86_400 } as const;
 
-/** The advance, with the warehouse's state read before and after it. */
-async function advance(api: ShopApiClient, seconds: number) {
+type Clock = Awaited<ReturnType<typeof readClock>>;
+
+const readClock = (api: ShopApiClient) => read(api.GET('/sandbox/clock'));
+
+/** How often the screen reads the clock while an advance is under way (the sandbox answers 202 for a long one). */
+const advancingPollMs = 1_000;
+
+/**
+ * The advance, with the warehouse's state read before and after it. A long advance answers 202 while the warehouse
+ * catches up: the clock is read until it is ready, and each reading is shown as the advance's progress.
+ */
+async function advance(api: ShopApiClient, seconds: number, onProgress: (clock: Clock) => void) {
   const before = await snapshot(api);
-  const clock = await write(api.POST('/sandbox/clock/advance', { body: { seconds } }));
+  let clock: Clock = await write(api.POST('/sandbox/clock/advance', { body: { seconds } }));
+  while (clock.data.attributes.status === 'advancing') {
+    onProgress(clock);
+    await new Promise((resolve) => setTimeout(resolve, advancingPollMs));
+    clock = await readClock(api);
+  }
   return { seconds, clock, ...changesBetween(before, await snapshot(api)) };
+}
+
+/** An advance under way: how far the clock got, where it goes, and a progress bar. */
+function Advancing({ clock }: { clock: Clock }) {
+  const { now, advancingTo, progress = 0 } = clock.data.attributes;
+  const percent = Math.floor(progress * 100);
+  return (
+    <div role="status" className="notice">
+      <p>
+        Advancing: the warehouse is catching up. Your clock is at <time dateTime={now}>{dateTime(now)}</time> and moves on to{' '}
+        <time dateTime={advancingTo}>{dateTime(advancingTo)}</time> ({percent} %).
+      </p>
+      <progress max={1} value={progress} aria-label="Progress of the advance">
+        {percent} %
+      </progress>
+    </div>
+  );
 }
 
 /** The clock's time, ticking in the browser between reads: the sandbox's clock is real time plus the offset. */
@@ -74,8 +107,18 @@ function Meanwhile({ result }: { result: Awaited<ReturnType<typeof advance>> }) 
 
 export function ClockScreen() {
   const api = useApi();
-  const clock = useQuery({ queryKey: ['clock'], queryFn: () => read(api.GET('/sandbox/clock')), refetchInterval: refresh.clock });
-  const move = useAction((seconds: number) => advance(api, seconds));
+  const clock = useQuery({
+    queryKey: ['clock'],
+    queryFn: () => readClock(api),
+    // An advance started elsewhere (a script, another tab) shows its progress here too.
+    refetchInterval: (query) => (query.state.data?.data.attributes.status === 'advancing' ? advancingPollMs : refresh.clock),
+  });
+  const [progress, setProgress] = useState<Clock>();
+  const move = useAction((seconds: number) => {
+    setProgress(undefined);
+    return advance(api, seconds, setProgress);
+  });
+  const advancing = move.isPending || clock.data?.data.attributes.status === 'advancing';
   const custom = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -84,7 +127,7 @@ export function ClockScreen() {
   return (
     <Page
       title="Clock"
-      lead="Your sandbox runs on a clock of its own: real time plus every advance you made. Moving it forward runs at once whatever falls due meanwhile: packing slips arrive, orders ship, tracking moves on to DELIVERED, webhooks fire."
+      lead="Your sandbox runs on a clock of its own: real time plus every advance you made. Moving it forward runs whatever falls due meanwhile, in order: packing slips arrive, orders ship, tracking moves on to DELIVERED, webhooks fire. A long advance takes a while; its progress shows here."
     >
       <Loaded query={clock} what="your clock">
         {({ data }) => (
@@ -97,13 +140,14 @@ export function ClockScreen() {
                 ? `${duration(data.attributes.offsetSeconds - (data.attributes.offsetSeconds % 60))} ahead of real time.`
                 : 'On real time: you have not advanced it.'}
             </p>
+            {data.attributes.status === 'advancing' && !move.isPending && <Advancing clock={{ data }} />}
           </div>
         )}
       </Loaded>
       <h2>Advance</h2>
       <div className="actions">
         {steps.map(([label, seconds]) => (
-          <button key={seconds} type="button" onClick={() => move.mutate(seconds)} disabled={move.isPending}>
+          <button key={seconds} type="button" onClick={() => move.mutate(seconds)} disabled={advancing}>
             {label}
           </button>
         ))}
@@ -121,15 +165,18 @@ export function ClockScreen() {
             ))}
           </select>
         </div>
-        <button type="submit" disabled={move.isPending}>
+        <button type="submit" disabled={advancing}>
           Advance
         </button>
       </form>
-      {move.isPending && (
-        <p role="status" className="muted">
-          Advancing, and reading what changed…
-        </p>
-      )}
+      {move.isPending &&
+        (progress ? (
+          <Advancing clock={progress} />
+        ) : (
+          <p role="status" className="muted">
+            Advancing, and reading what changed…
+          </p>
+        ))}
       {move.isError && <ErrorState error={move.error} action="Advancing the clock failed" />}
       {move.data && <Meanwhile result={move.data} />}
     </Page>

@@ -46,9 +46,10 @@ export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, 
 /**
  * Claims the client's earliest move due by `until` and runs it at its due moment, in one transaction, then schedules the
  * next. SKIP LOCKED: a move another process is running is left to it. A shortage when shipping puts the shipment in
- * ERROR instead. Returns false when nothing is due. Shipments past the retention window still move (see ShipmentLookup).
+ * ERROR instead. Returns the moment of the move, or undefined when nothing is due. Shipments past the retention window
+ * still move (see ShipmentLookup).
  */
-export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<boolean> {
+export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<Date | undefined> {
   return db.transaction(async (tx) => {
     // The client's warehouse lock before the task's row: the lock order of every transaction that moves shipments.
     await lockClientWarehouse(tx, client.id);
@@ -59,11 +60,11 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
       .orderBy(asc(warehouseTasks.dueOn), asc(warehouseTasks.id))
       .limit(1)
       .for('update', { skipLocked: true });
-    if (!task) return false;
+    if (!task) return undefined;
     const shipment = await findShipment(tx, client, task.entityId, { lock: true, pastRetention: true });
     if (!shipment || shipment.status === 'ERROR') {
       await unschedule(tx, 'shipment', task.entityId);
-      return true;
+      return task.dueOn;
     }
     let result: StepResult;
     try {
@@ -73,10 +74,10 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
     } catch (error) {
       if (!(error instanceof ShortageError)) throw error;
       await putInError(tx, client, shipment, task.dueOn);
-      return true;
+      return task.dueOn;
     }
     if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));
     else await unschedule(tx, 'shipment', shipment.id);
-    return true;
+    return task.dueOn;
   });
 }

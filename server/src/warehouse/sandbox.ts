@@ -1,7 +1,10 @@
 // Sandbox controls over the simulated warehouse: ship an order now, move or fail one shipment, return shipped goods.
 // They go through the same moves as the clock does, so the same transition checks, stock bookings and events apply.
+// While the client's clock advances they answer 409 (refuseWhileAdvancing): the catch-up works through the same
+// shipments in clock order, and a control's move at the clock's passing moment would race it.
 import type { Db } from '../platform/db/index.ts';
 import { clientNow } from '../modules/clients/service.ts';
+import { refuseWhileAdvancing } from '../modules/clients/clock.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { requireOrder } from '../modules/orders/service.ts';
 import { itemsOfReturn, processReturnItems, registerReturn, type ReturnCondition, type ReturnItemRow } from '../modules/returns/service.ts';
@@ -16,6 +19,7 @@ import { DomainError, domainError } from '../platform/errors.ts';
  */
 export async function shipNow(db: Db, client: Client, orderId: number, opts: WarehouseOptions): Promise<number> {
   const order = await requireOrder(db, client.id, orderId);
+  await refuseWhileAdvancing(db, client.id);
   return db.transaction(async (tx) => {
     const now = clientNow(client);
     const shipped = await shipOrderNow(tx, client, order.id, now);
@@ -26,6 +30,7 @@ export async function shipNow(db: Db, client: Client, orderId: number, opts: War
 
 /** One step of one shipment now (an operator resolving an ERROR, or the next status or tracking stage). */
 export async function advanceShipment(db: Db, client: Client, shipmentId: number, opts: WarehouseOptions): Promise<void> {
+  await refuseWhileAdvancing(db, client.id);
   await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     const now = clientNow(client);
@@ -46,6 +51,7 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
 }
 
 export async function failShipmentNow(db: Db, client: Client, shipmentId: number): Promise<void> {
+  await refuseWhileAdvancing(db, client.id);
   await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     await putInError(tx, client, shipment, clientNow(client));
@@ -73,6 +79,7 @@ export async function returnShipment(db: Db, client: Client, shipmentId: number,
       : [{ code: '404-1' as const, detail: `SKU "${g.sku}" is not on shipment ${shipment.id}.`, path: ['items', index, 'sku'] }],
   );
   if (problems.length) throw new DomainError(problems);
+  await refuseWhileAdvancing(db, client.id);
   const returnId = await registerReturn(db, client, {
     shipmentId: shipment.id,
     items: goods.map((g) => ({

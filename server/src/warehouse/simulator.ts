@@ -1,9 +1,10 @@
-// The simulated warehouse, driven by each client's clock: what falls due runs in order, whether the clock moves by
-// real time (the pacer, one warehouse step every SANDBOX_STEP_SECONDS) or by the sandbox's clock advance.
+// The simulated warehouse, driven by each client's clock: what falls due runs in clock order, each at its own moment,
+// whether the clock moves by real time or by an advance. The work comes in slices that hold the database for a few tens
+// of milliseconds; the worker (worker.ts) gives clients their slices in turn.
 import type { Db } from '../platform/db/index.ts';
-import { allClients, clientNow, moveClock } from '../modules/clients/service.ts';
+import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
-import { arrivedPackingSlips, completeDueInbounds, receivePackingSlip } from '../modules/inbound/service.ts';
+import { arrivedPackingSlips, completeDueInbounds, nextInboundMoment, receivePackingSlip } from '../modules/inbound/service.ts';
 import { updateExpirationStatuses } from '../modules/inventory/expiration.ts';
 import { ordersToStart, startOrder } from '../modules/shipments/service.ts';
 import { runNextShipmentStep, scheduleFirstMove } from './outbound.ts';
@@ -13,78 +14,106 @@ export interface WarehouseOptions {
   stepSeconds: number;
 }
 
-/** Starts a shipment for every order the warehouse can work on now; each order in its own transaction. */
-async function startOrders(db: Db, client: Client, now: Date, opts: WarehouseOptions) {
-  for (const id of await ordersToStart(db, client.id)) {
-    await db.transaction(async (tx) => {
-      const shipment = await startOrder(tx, client, id, now);
-      if (shipment) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
-    });
-  }
+/**
+ * Where one client's catch-up stands between its slices; the worker keeps it while it works on the client. What falls
+ * due at a moment of its own (goods expected on a day, an inbound that completes, orders that can start) is done when
+ * the clock gets there; the moves in between bring none of it, so the clock moves through them without looking again.
+ */
+export interface CatchUp {
+  /** The day whose expiration statuses are set. */
+  expirationDay?: string;
+  /** What is due at the clock's moment has been done, and `inbound` found: the moves may go on. */
+  settled?: boolean;
+  /** At this moment: the orders still to try, once the goods that arrived are received and the inbounds due completed. */
+  orders?: number[];
+  /** The next moment an inbound falls due, found when the moment was settled. */
+  inbound?: Date;
 }
 
-/** Packing slips expected by today arrive: the warehouse receives everything still expected. */
-async function receiveArrivedGoods(db: Db, client: Client, now: Date) {
-  for (const id of await arrivedPackingSlips(db, client.id, now.toISOString().slice(0, 10))) await receivePackingSlip(db, client, id);
+export interface Slice {
+  /** Where the slice leaves the clock: the moment up to which everything due has been done. */
+  offsetSeconds: number;
+  /** Nothing more is due up to the target. */
+  done: boolean;
 }
 
-/** Runs every shipment move due up to `until` on the client's clock, earliest first, each at its own due moment. */
-async function runDueTasks(db: Db, client: Client, until: Date, opts: WarehouseOptions) {
-  while (await runNextShipmentStep(db, client, until, opts.stepSeconds));
-}
+const dayOf = (moment: Date) => moment.toISOString().slice(0, 10);
+
+/** The offset at which the clock shows `moment` now; rounded up, so the clock never shows less than what was done. */
+const offsetShowing = (moment: Date) => Math.ceil((moment.getTime() - Date.now()) / 1000);
 
 /**
- * Everything that falls due for the client between its clock's `from` and `until`: new goods are received, orders
- * start, shipments move step by step, checked inbounds complete, expiration statuses follow the date; orders that the
- * arrived goods unblock start at the end.
+ * One slice of the client's catch-up with the clock offset `targetOffsetSeconds` (its own offset, on real time; an
+ * advance's target while it advances). It works until `sliceMs` have passed, at the end of a transaction (each stays
+ * short), and stops. In clock order: first what is due at the clock's moment (expiration statuses of the day, goods
+ * expected by today arrive, checked inbounds complete, orders start), then the shipments' moves, earliest first, each at
+ * its own due moment, up to the next moment an inbound falls due or the target, whichever comes first. The clock then
+ * shows how far the moves got; the next slice does what falls due there.
  */
-export async function runWarehouse(db: Db, client: Client, from: Date, until: Date, opts: WarehouseOptions) {
-  await receiveArrivedGoods(db, client, from);
-  await startOrders(db, client, from, opts);
-  await runDueTasks(db, client, until, opts);
-  await completeDueInbounds(db, client);
-  await receiveArrivedGoods(db, client, until);
-  await startOrders(db, client, until, opts);
-  await updateExpirationStatuses(db, client, until);
-}
+export async function runSlice(
+  db: Db,
+  client: Client,
+  targetOffsetSeconds: number,
+  catchUp: CatchUp,
+  opts: WarehouseOptions & { sliceMs: number },
+): Promise<Slice> {
+  const deadline = performance.now() + opts.sliceMs;
+  const spent = () => performance.now() >= deadline;
+  const offset = client.clockOffsetSeconds;
+  const now = clientNow(client);
+  const stay: Slice = { offsetSeconds: offset, done: false };
 
-/** Moves the client's clock forward and runs what falls due meanwhile. Returns the client with its new offset. */
-export async function advanceClock(db: Db, clientId: number, seconds: number, opts: WarehouseOptions): Promise<Client> {
-  const { before, after: client } = await moveClock(db, clientId, seconds);
-  const from = clientNow(before);
-  await runWarehouse(db, client, from, clientNow(client), opts);
-  return client;
-}
-
-export interface Pacer {
-  stop(): Promise<void>;
-}
-
-/** The warehouse on real time: every stepSeconds, one step for every client at its own clock. */
-export function startPacer(db: Db, opts: WarehouseOptions & { onError(error: unknown): void }): Pacer {
-  let round: Promise<void> | undefined;
-  let stopped = false;
-  const step = async () => {
-    for (const client of await allClients(db)) {
-      if (stopped) return;
-      const now = clientNow(client);
-      await runWarehouse(db, client, now, now, opts).catch(opts.onError);
+  if (catchUp.expirationDay !== dayOf(now)) {
+    await updateExpirationStatuses(db, client, now);
+    catchUp.expirationDay = dayOf(now);
+    if (spent()) return stay;
+  }
+  if (!catchUp.settled) {
+    if (!catchUp.orders) {
+      for (const id of await arrivedPackingSlips(db, client.id, dayOf(now))) {
+        await receivePackingSlip(db, client, id);
+        if (spent()) return stay;
+      }
+      await completeDueInbounds(db, client);
+      // Listed after the goods arrived: they may let orders go that could not before.
+      catchUp.orders = await ordersToStart(db, client.id);
+      if (spent()) return stay;
     }
-  };
-  const timer = setInterval(() => {
-    if (round || stopped) return;
-    round = step()
-      .catch(opts.onError)
-      .finally(() => {
-        round = undefined;
+    for (let id = catchUp.orders.shift(); id !== undefined; id = catchUp.orders.shift()) {
+      await db.transaction(async (tx) => {
+        const shipment = await startOrder(tx, client, id, now);
+        if (shipment) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
       });
-  }, Math.max(1, opts.stepSeconds) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await round;
-    },
+      if (spent()) return stay;
+    }
+    // On real time (the clock stays where it is) what an inbound brings is due at the next round.
+    catchUp.inbound = offset === targetOffsetSeconds ? undefined : await nextInboundMoment(db, client.id, now);
+    catchUp.orders = undefined;
+    catchUp.settled = true;
+    if (spent()) return stay;
+  }
+
+  const target = clientNow({ clockOffsetSeconds: targetOffsetSeconds });
+  const horizon = catchUp.inbound && catchUp.inbound < target ? catchUp.inbound : target;
+  /**
+   * The clock moves on to `moment`, at least to `atLeast`, at most to the target. Short of the horizon nothing but moves
+   * falls due; at the horizon (an inbound's moment, or the target) the next slice first does what falls due there.
+   */
+  const moveTo = (moment: Date, atLeast: number, horizonReached: boolean): Slice => {
+    const offsetSeconds = Math.min(targetOffsetSeconds, Math.max(atLeast, offsetShowing(moment)));
+    if (horizonReached || offsetSeconds === targetOffsetSeconds) catchUp.settled = false;
+    return { offsetSeconds, done: false };
   };
+  for (;;) {
+    const moved = await runNextShipmentStep(db, client, horizon, opts.stepSeconds);
+    if (!moved) break;
+    if (spent()) return moveTo(moved, offset, false);
+  }
+  if (offset === targetOffsetSeconds) return { offsetSeconds: offset, done: true };
+  if (horizon === target) {
+    catchUp.settled = false;
+    return { offsetSeconds: targetOffsetSeconds, done: false };
+  }
+  // At least a second on, so the clock shows the inbound's moment.
+  return moveTo(horizon, offset + 1, true);
 }

@@ -90,7 +90,9 @@ export async function startSandbox(
   opts: { onDisk?: boolean } = {},
 ): Promise<TestSandbox & { databaseUrl?: string }> {
   const { database, url } = await openTestDatabase(opts.onDisk ?? false);
-  const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', ...overrides });
+  // Tests read the warehouse right after an advance: the call waits for the whole catch-up, however loaded the machine
+  // (the tests of 202 answers set a short wait).
+  const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', sandboxAdvanceWaitMs: 120_000, ...overrides });
   const app = await buildApp({ db: database.db, config, logger: false });
   await app.ready();
 

@@ -2,10 +2,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db/index.ts';
+import type { WarehouseWorker } from '../../warehouse/worker.ts';
 
 export interface AppContext {
   db: Db;
   config: Config;
   /** Scheme and host of links in responses: PUBLIC_URL, else the request's own. */
   baseOf(request: FastifyRequest): string;
+  /** This process's warehouse worker: clock advances run on it. */
+  warehouse: WarehouseWorker;
 }

@@ -15,6 +15,7 @@ import {
   receivePackingSlip,
 } from '../../modules/inbound/service.ts';
 import type { Client } from '../../modules/clients/client.ts';
+import { refuseWhileAdvancing } from '../../modules/clients/clock.ts';
 import { inboundDocuments, inboundItemResource, packingSlipDocuments, packingSlipItemResource } from './representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
@@ -116,6 +117,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     async (request) => {
       if (request.body !== undefined && !receiveBody(request.body))
         throw new DomainError(validationItems(receiveBody.errors ?? [], 'body'));
+      await refuseWhileAdvancing(db, request.client.id);
       const id = await locating(bodyPointer, receivePackingSlip(db, request.client, request.params.id, request.body?.items));
       const { data, included } = await inboundDocuments(
         db,

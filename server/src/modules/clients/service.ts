@@ -1,5 +1,5 @@
 // API clients: creation with their seeded reference data, lookup, and the per-client simulated clock.
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import {
   countryTemplates,
   languageTemplates,
@@ -25,8 +25,11 @@ export class UsernameTakenError extends Error {
 
 /** The client's simulated "now": real time plus the client's clock offset. */
 export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
-  return new Date(Date.now() + client.clockOffsetSeconds * 1000);
+  return timeAtOffset(client.clockOffsetSeconds);
 }
+
+/** What a clock with this offset shows now (an advance's target, for instance). */
+export const timeAtOffset = (offsetSeconds: number): Date => new Date(Date.now() + offsetSeconds * 1000);
 
 /**
  * A new client with the default settings, or with `settings` applied over them (lists it leaves out keep the defaults):
@@ -110,27 +113,14 @@ export async function listClients(db: Db) {
   return db.select({ id: clients.id, username: clients.username, createdAt: clients.createdAt }).from(clients).orderBy(asc(clients.id));
 }
 
-const asClient = (row: typeof clients.$inferSelect): Client => ({
+export const asClient = (row: typeof clients.$inferSelect): Client => ({
   id: row.id,
   username: row.username,
   defaultWarehouse: row.defaultWarehouse,
   clockOffsetSeconds: row.clockOffsetSeconds,
 });
 
-/** Every client, in id order, as the warehouse works for them. */
-export async function allClients(db: Db): Promise<Client[]> {
-  return (await db.select().from(clients).orderBy(asc(clients.id))).map(asClient);
-}
-
-/** Moves the client's clock forward by `seconds`; returns the client before and after. */
-export async function moveClock(db: Db, clientId: number, seconds: number): Promise<{ before: Client; after: Client }> {
-  const [before] = await db.select().from(clients).where(eq(clients.id, clientId));
-  const [after] = await db
-    .update(clients)
-    .set({ clockOffsetSeconds: sql`${clients.clockOffsetSeconds} + ${seconds}` })
-    .where(eq(clients.id, clientId))
-    .returning();
-  // Cached clients carry the offset too (the routes that take them from the cache do not read it): none stays older.
-  forgetClient(clientId);
-  return { before: asClient(before), after: asClient(after) };
+/** The id of every client, in order: the warehouse works for each of them on real time. */
+export async function allClientIds(db: Db): Promise<number[]> {
+  return (await db.select({ id: clients.id }).from(clients).orderBy(asc(clients.id))).map((row) => row.id);
 }

@@ -307,6 +307,30 @@ export async function arrivedPackingSlips(db: Db, clientId: number, today: strin
 }
 
 /**
+ * The first moment after `after` at which something of the client's inbound falls due on its own: a CHECKED inbound
+ * completes, or the day of an EXPECTED packing slip begins (its goods arrive). The warehouse's catch-up stops there, so
+ * what happens then happens in clock order with the shipments' moves around it. Undefined when nothing is due.
+ */
+export async function nextInboundMoment(db: Db, clientId: number, after: Date): Promise<Date | undefined> {
+  const [completion] = await db
+    .select({ at: sql<Date | null>`min(${inbounds.completesOn})`.mapWith(inbounds.completesOn) })
+    .from(inbounds)
+    .where(and(ownedBy(inbounds, clientId), eq(inbounds.status, 'CHECKED'), gt(inbounds.completesOn, after)));
+  const [arrival] = await db
+    .select({ day: sql<string | null>`min(${inboundPackingSlips.expectedOn})` })
+    .from(inboundPackingSlips)
+    .where(
+      and(
+        ownedBy(inboundPackingSlips, clientId),
+        eq(inboundPackingSlips.status, 'EXPECTED'),
+        gt(inboundPackingSlips.expectedOn, after.toISOString().slice(0, 10)),
+      ),
+    );
+  const moments = [completion?.at, arrival?.day ? startOfDay(arrival.day) : null].filter((d): d is Date => d instanceof Date);
+  return moments.length ? new Date(Math.min(...moments.map((d) => d.getTime()))) : undefined;
+}
+
+/**
  * Receives goods of a packing slip in its warehouse: an inbound walks PROCESSING → CHECKING → CHECKED with its items,
  * stock lands on pick locations with INBOUND mutations, the slip's received quantities and status follow, and products
  * without weight and dimensions get them. `requested` (per sku; repeated skus summed) defaults to everything still

@@ -1,5 +1,6 @@
 // API clients (tenants), their tokens, their reference data and their rate-limit counters.
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, bigint } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, bigint } from 'drizzle-orm/pg-core';
 
 export const clients = pgTable(
   'clients',
@@ -10,9 +11,28 @@ export const clients = pgTable(
     defaultWarehouse: text().notNull().default('NR'),
     /** The client's simulated clock runs at real time plus this offset. */
     clockOffsetSeconds: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * While the clock advances (POST /sandbox/clock/advance): the offset it started from and the one it moves to. The
+     * offset above moves from one to the other as the warehouse catches up; both are null when the clock is ready.
+     */
+    advanceFromOffsetSeconds: bigint({ mode: 'number' }),
+    advanceToOffsetSeconds: bigint({ mode: 'number' }),
+    /**
+     * Which server process works on this client's warehouse (a random id per process), and until when: a process that
+     * dies leaves the lease to run out, and any other process then takes the work over (warehouse/worker.ts).
+     */
+    warehouseLeaseOwner: text(),
+    warehouseLeaseUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('clients_username_key').on(t.username)],
+  (t) => [
+    uniqueIndex('clients_username_key').on(t.username),
+    // An advance has both ends or none, and runs forward.
+    check(
+      'clients_advance_check',
+      sql`(${t.advanceFromOffsetSeconds} is null and ${t.advanceToOffsetSeconds} is null) or ${t.advanceToOffsetSeconds} > ${t.advanceFromOffsetSeconds}`,
+    ),
+  ],
 );
 
 export const tokens = pgTable(
