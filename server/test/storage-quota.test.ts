@@ -210,7 +210,8 @@ describe('the storage quota under concurrent uploads', () => {
 });
 
 describe('STORAGE_QUOTA_MIB=0', () => {
-  it('turns the quota off', async () => {
+  // It starts a sandbox of its own (a fresh embedded database and its migrations): on a loaded machine that takes a while.
+  it('turns the quota off', { timeout: 180_000 }, async () => {
     const unlimited = await startSandbox({ storageQuotaBytes: 0 });
     try {
       const client = await unlimited.newClient();
