@@ -207,7 +207,7 @@ export type paths = {
         put?: never;
         /**
          * Attach a PDF to an order
-         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
+         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (512 MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
          */
         post: operations["createOrderAttachment"];
         delete?: never;
@@ -355,7 +355,7 @@ export type paths = {
         put?: never;
         /**
          * Upload the product image
-         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later.
+         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (512 MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take.
          */
         post: operations["uploadProductImage"];
         delete?: never;
@@ -379,7 +379,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook
-         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS). A client may have at most 20 webhooks, active or not: one more answers 409 until you delete one.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1047,7 +1047,9 @@ export type paths = {
          *
          *     `data` is the shipment or inbound resource object as `GET /v3/shipments/{id}` or `GET /v3/inbounds/{id}` returned it when the
          *     event happened; `timestamp` is that moment. Answer **200** to acknowledge. Any other answer, or none within 10 seconds, is
-         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). When the last attempt fails too,
+         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). The 10 seconds cover
+         *     the whole attempt, from connecting to the end of your answer: answer promptly and do the work afterwards. Of your answer's body the
+         *     first 2 KiB are read and shown in the delivery log; the rest is not read (the connection is closed). When the last attempt fails too,
          *     the webhook is deactivated (`isActive` false); `PUT` it with `isActive` true to switch it on again. Delivery is *at least
          *     once*: the same event can arrive twice, always with the same `webhook-id`, so keep the ids you have handled and skip repeats.
          *     Events of one entity are sent in the order they happened; after a retry an older event can arrive later, so compare
@@ -5373,6 +5375,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -8468,6 +8509,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -8943,6 +9023,45 @@ export interface operations {
             };
             /** @description 406: Not Acceptable. */
             406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description You already have 20 webhooks, the most a client may have; the detail gives the count. */
+            409: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;
@@ -18893,6 +19012,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19176,6 +19296,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19447,6 +19568,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
