@@ -7,6 +7,7 @@ import { Warnings } from '../src/platform/request-warnings.ts';
 import { startSandbox, type Answer, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, dutchAddress, orderDocument, uniqueNumber } from './support/fixtures.ts';
 import { bodyStyles, sendV2, v2Order, type BodyStyle } from './support/v2.ts';
+import { receiveGoods } from './support/inventory.ts';
 
 let sb: TestSandbox;
 let client: TestClient;
@@ -15,6 +16,8 @@ beforeAll(async () => {
   sb = await startSandbox();
   client = await sb.newClient();
   await createProducts(sb, client.token, ['RW-MUG']);
+  // In stock: an order for goods the warehouse does not hold is told so (a `scenario` warning, waits-for-stock).
+  await receiveGoods(sb, client, [{ sku: 'RW-MUG', quantity: 10_000 }]);
 });
 afterAll(() => sb.close());
 

@@ -181,6 +181,8 @@ describe.each(['v3', 'v2'] as const)('an order created through %s with a sandbox
     const { client, call } = await clientWithStock(0);
     const order = await createOrder(client, api, null);
     expect(order.headers['sandbox-scenario']).toBe('waits-for-stock; not in free stock in NR: SKU-A 2');
+    // Said at once, in the answer and the request log: the order is accepted and waits for its goods.
+    expect(warningsOf(order.headers)).toContain('scenario: not in free stock in NR: SKU-A 2; the order waits until goods arrive');
     await call('POST', '/sandbox/clock/advance', { seconds: 10 * step });
     expect((await call('GET', `/v3/shipments?orderId=${order.id}`)).body.data).toEqual([]);
     expect((await call('GET', `/sandbox/orders/${order.id}/scenario`)).body.data.attributes).toMatchObject({
@@ -198,6 +200,9 @@ describe.each(['v3', 'v2'] as const)('an order created through %s with a sandbox
     const { client, call } = await clientWithStock(1);
     const order = await createOrder(client, api, null, { quantity: 3, partial: true });
     expect(order.headers['sandbox-scenario']).toBe('partial-delivery; not in free stock in NR: SKU-A 2');
+    expect(warningsOf(order.headers)).toContain(
+      'not in free stock in NR: SKU-A 2; the order ships what is in stock and the rest when goods arrive',
+    );
     const road = scenarios.find((s) => s.name === 'partial-delivery')!.steps;
     await walk(
       client,

@@ -20,7 +20,7 @@ export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
     const warnings = v2OrderWarnings(request.warnings);
     const placed = await placeOrder(db, request.client, order, problems, warnings, placementJson);
-    const road = await noteNewOrder(db, request.client, placed.order.id, warnings);
+    const road = await noteNewOrder(db, request.client, placed, warnings);
     if (road) reply.header('sandbox-scenario', asciiHeader(road));
     return ok(v2Messages.orderAdded, placed.order.id);
   });

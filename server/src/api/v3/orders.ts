@@ -94,7 +94,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       const { order, problems, locate } = newOrderFromDocument(request.body);
       const warnings = locatedWarnings(request.warnings, locate);
       const placed = await locating(locate, placeOrder(db, request.client, order, problems, warnings, placementJson), base);
-      const road = await noteNewOrder(db, request.client, placed.order.id, warnings);
+      const road = await noteNewOrder(db, request.client, placed, warnings);
       if (road) reply.header('sandbox-scenario', asciiHeader(road));
       // A new order answers with everything it was created with.
       return createdOrderDocument(placed, include.size ? include : new Set(orderIncludes), base);

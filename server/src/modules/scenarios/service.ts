@@ -26,15 +26,21 @@ export interface OrderScenario {
 }
 
 /**
- * What a new order's road is. A marker is noted as a `scenario` warning: the scenario it sets, or why it sets none (the
- * order is real data and is kept). The answer is the Sandbox-Scenario header's value: the scenario, and the goods the
- * order waits for when free stock does not cover it; undefined on the ordinary road. The goods are not a warning: the
- * request was read as sent, and an order placed before its stock arrives is ordinary.
+ * What a new order's road is, from what placing it returned (no read of the order again). A marker is noted as a
+ * `scenario` warning: the scenario it sets, or why it sets none (the order is real data and is kept). Goods that free
+ * stock does not cover are a `scenario` warning too: the order is accepted and waits for them (waits-for-stock, or
+ * partial-delivery when it allows that), and the warning says so at once instead of leaving an order that never ships
+ * unexplained. The answer is the Sandbox-Scenario header's value: the scenario and what the order waits for; undefined
+ * on the ordinary road.
  */
-export async function noteNewOrder(db: Db, client: Client, orderId: number, warnings: InputWarnings): Promise<string | undefined> {
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  const { countryCode } = await roadFieldsOfOrder(db, orderId);
-  const marker = markerIn(order.metadata, 'order', countryCode);
+export async function noteNewOrder(
+  db: Db,
+  client: Client,
+  placed: { order: OrderRow; deliveryAddress: { countryCode: string } },
+  warnings: InputWarnings,
+): Promise<string | undefined> {
+  const { order } = placed;
+  const marker = markerIn(order.metadata, 'order', placed.deliveryAddress.countryCode);
   if (marker?.scenario)
     warnings.add('scenario', `the order follows the test scenario ${marker.name} (${marker.scenario.title})`, ['metadata', marker.field]);
   else if (marker) warnings.add('scenario', `${marker.refusal}: the order takes the ordinary road`, ['metadata', marker.field]);
@@ -46,7 +52,14 @@ export async function noteNewOrder(db: Db, client: Client, orderId: number, warn
     .join(', ');
   const more = missing.length > namedSkusMax ? ` and ${missing.length - namedSkusMax} more skus` : '';
   const waiting = `not in free stock in ${order.fulfillFrom ?? client.defaultWarehouse}: ${named}${more}`;
-  return `${marker?.scenario?.name ?? (order.allowPartialDelivery ? 'partial-delivery' : 'waits-for-stock')}; ${waiting}`;
+  const road = marker?.scenario?.name ?? (order.allowPartialDelivery ? 'partial-delivery' : 'waits-for-stock');
+  warnings.add(
+    'scenario',
+    order.allowPartialDelivery
+      ? `${waiting}; the order ships what is in stock and the rest when goods arrive (${road})`
+      : `${waiting}; the order waits until goods arrive (${road}; GET /sandbox/orders/${order.id}/scenario shows what it waits for)`,
+  );
+  return `${road}; ${waiting}`;
 }
 
 async function requireOwnOrder(db: Db, clientId: number, id: number): Promise<OrderRow> {
