@@ -5,10 +5,12 @@ import type { AppContext } from '../shared/context.ts';
 import { sandboxRoutes } from './controls.ts';
 import { sandboxSettingsRoutes } from './settings.ts';
 import { sandboxRequestRoutes } from './requests.ts';
+import { sandboxScenarioRoutes } from './scenarios.ts';
 
 export async function sandboxPlugin(app: FastifyInstance, context: AppContext) {
   useJsonApi(app, 'sandbox');
   sandboxRoutes(app, context);
   sandboxSettingsRoutes(app, context);
   sandboxRequestRoutes(app, context);
+  sandboxScenarioRoutes(app, context);
 }
