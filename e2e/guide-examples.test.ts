@@ -129,7 +129,12 @@ async function run(example: Example): Promise<{ run: ShellRun; body: unknown }> 
 
 /** A TypeScript example, a node:test file, run with tsx: its test report when a test fails. */
 function runTypeScript(guide: string, example: Example): { status: number | null; report: string } {
-  const file = path.join(repository, 'tmp', 'guide-examples', `${path.basename(guide, '.md')}-${example.title.replace(/\W+/g, '-')}.test.ts`);
+  const file = path.join(
+    repository,
+    'tmp',
+    'guide-examples',
+    `${path.basename(guide, '.md')}-${example.title.replace(/\W+/g, '-')}.test.ts`,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, scriptOf(example));
   const run = spawnSync('npx', ['tsx', '--test', file], { env: { ...sandbox.env, ...variables }, cwd: repository, encoding: 'utf8' });

@@ -50,10 +50,12 @@ function table<T>(label: string, columns: Column<T>[], rows: readonly T[]): Tabl
 
 const subjectNames: Record<Scenario['subject'], string> = {order: 'an order', packingSlip: 'a packing slip'};
 
-/** The marker, when the scenario has one; else the condition in the data that leads to it. */
+/** The marker, when the scenario has one, and the condition in the data that leads to it by itself, when there is one. */
 function triggerOf(scenario: Scenario): PhrasingContent[] {
-  if (!scenario.trigger.marker) return [text(scenario.trigger.condition ?? '')];
-  return [code(`${scenarioMarkerPrefix}${scenario.name}`), ...(scenario.trigger.condition ? [text(`, ${scenario.trigger.condition}`)] : [])];
+  const {marker, condition} = scenario.trigger;
+  if (!marker) return [text(condition ?? '')];
+  const markerCode = code(`${scenarioMarkerPrefix}${scenario.name}`);
+  return condition ? lines([markerCode, text(`Without a marker: ${condition}`)]) : [markerCode];
 }
 
 function summaryTable(scenarios: readonly Scenario[]): Table {
