@@ -74,7 +74,7 @@ function Road({ scenario, reached }: { scenario: Scenario; reached: Reached[] })
     const own = reached.find((entry) => entry.shipment === number);
     const title = numbers.length > 1 ? `Road of shipment ${number}` : 'Road';
     return (
-      <section key={number} aria-label={title}>
+      <div key={number}>
         <h3>
           {title}
           {own && <span className="muted"> · shipment {own.shipmentId}</span>}
@@ -84,7 +84,7 @@ function Road({ scenario, reached }: { scenario: Scenario; reached: Reached[] })
           reached={own}
           label={`${title} of ${scenario.attributes.title}`}
         />
-      </section>
+      </div>
     );
   });
 }
