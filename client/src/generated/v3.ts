@@ -5795,7 +5795,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -6108,7 +6108,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -15075,7 +15075,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -16351,7 +16351,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -16727,7 +16727,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -18409,8 +18409,8 @@ export interface operations {
                                 /** @description From the request's arrival to the answer being sent. */
                                 durationMs: number;
                                 warnings: {
-                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out. */
-                                    kind: "ignored" | "alias" | "coerced" | "default";
+                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out; scenario: the test scenario an order or packing slip follows (a `sandbox-scenario:` marker, known or not), or why an order waits (its goods are not in stock). */
+                                    kind: "ignored" | "alias" | "coerced" | "default" | "scenario";
                                     detail: string;
                                     /** @description Where in the request: a JSON pointer into the body as sent, or a query parameter. */
                                     source?: string;
@@ -18617,8 +18617,8 @@ export interface operations {
                                 /** @description From the request's arrival to the answer being sent. */
                                 durationMs: number;
                                 warnings: {
-                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out. */
-                                    kind: "ignored" | "alias" | "coerced" | "default";
+                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out; scenario: the test scenario an order or packing slip follows (a `sandbox-scenario:` marker, known or not), or why an order waits (its goods are not in stock). */
+                                    kind: "ignored" | "alias" | "coerced" | "default" | "scenario";
                                     detail: string;
                                     /** @description Where in the request: a JSON pointer into the body as sent, or a query parameter. */
                                     source?: string;

@@ -36,7 +36,7 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
     const now = clientNow(client);
     let result: StepResult;
     try {
-      result = await stepShipment(tx, client, shipment, now, { correctShortage: false });
+      result = await stepShipment(tx, client, shipment, now, { correctShortage: false, operator: true });
     } catch (error) {
       if (error instanceof ShortageError)
         throw domainError(

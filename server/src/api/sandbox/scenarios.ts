@@ -3,8 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { scenarios } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import type { AppContext } from '../shared/context.ts';
+import { orderScenario, setOrderScenario, type OrderScenario } from '../../modules/scenarios/service.ts';
+import { attributesPointer, locating } from '../v3/problem-pointers.ts';
 
-export function sandboxScenarioRoutes(app: FastifyInstance, { baseOf }: AppContext) {
+export function sandboxScenarioRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+  const orderScenarioDocument = (id: number, attributes: OrderScenario, base: string) => ({
+    data: { type: 'orderScenario' as const, id, attributes, links: { self: `${base}/sandbox/orders/${id}/scenario` } },
+  });
+
   route(app, 'sandboxListScenarios', async (request) => {
     const base = baseOf(request);
     return {
@@ -16,5 +22,15 @@ export function sandboxScenarioRoutes(app: FastifyInstance, { baseOf }: AppConte
       })),
       links: { self: `${base}/sandbox/scenarios` },
     };
+  });
+
+  route(app, 'sandboxGetOrderScenario', async (request) =>
+    orderScenarioDocument(request.params.id, await orderScenario(db, request.client, request.params.id), baseOf(request)),
+  );
+
+  route(app, 'sandboxSetOrderScenario', async (request) => {
+    const { id } = request.params;
+    await locating(attributesPointer, setOrderScenario(db, request.client, id, request.body.data.attributes.name));
+    return orderScenarioDocument(id, await orderScenario(db, request.client, id), baseOf(request));
   });
 }
