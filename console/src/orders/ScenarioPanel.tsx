@@ -209,7 +209,7 @@ export function ScenarioPanel({ orderId }: { orderId: number }) {
                   {shipped ? (
                     <p className="muted">The order has shipped: its road can no longer change.</p>
                   ) : (
-                    <StartScenario key={attributes.name ?? ''} orderId={orderId} catalogue={scenarios} current={attributes.name} />
+                    <StartScenario orderId={orderId} catalogue={scenarios} current={attributes.name} />
                   )}
                 </>
               );
