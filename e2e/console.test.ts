@@ -331,6 +331,49 @@ describe('the demo client, from sign-in to a delivered order', () => {
     await page.getByRole('list', { name: 'Status of the inbound' }).getByText('CHECKED').waitFor();
     expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
+
+  test('starts a test scenario from the order screen and shows the order on its road; an order without stock says what it waits for', async () => {
+    const created = await createOrder('SHOP-E2E-ROAD', 'SKU-MUG');
+    expect(created.response.status).toBe(201);
+    await openArea(page, 'Orders');
+    await page.getByRole('link', { name: 'SHOP-E2E-ROAD' }).click();
+    const panel = page.getByRole('region', { name: 'Test scenario' });
+    await panel.getByText('The ordinary road: no test scenario.').waitFor();
+    await panel.getByLabel('Scenario', { exact: true }).selectOption({ label: 'First delivery attempt failed' });
+    await panel.getByRole('button', { name: 'Start scenario' }).click();
+    await panel.getByRole('status').filter({ hasText: 'The order now follows First delivery attempt failed.' }).waitFor();
+    await panel.getByText('PUT /sandbox/orders/{id}/scenario (here, or by your tests)').waitFor();
+    const road = panel.getByRole('region', { name: 'Road of First delivery attempt failed' });
+    /** The Reached column of the road's rows, and the status and tracking of the step it shows now. */
+    const progress = async () => {
+      const rows = await road
+        .getByRole('row')
+        .evaluateAll((found) => found.slice(1).map((row) => [...row.querySelectorAll('td, th')].map((cell) => cell.textContent ?? '')));
+      const here = rows.find((cells) => cells[0] === 'here now');
+      return { reached: rows.map((cells) => cells[0]), here: here && `${here[2]} ${here[3]}` };
+    };
+    await expect.poll(async () => (await progress()).reached.every((state) => state === 'to come')).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A warehouse step is an hour of the client's clock here: twelve of them take the parcel past its failed first attempt.
+    await api.POST('/sandbox/clock/advance', { body: { seconds: 12 * 3600 } });
+    await expect.poll(async () => (await progress()).here, { timeout: 15_000 }).toBe('SHIPPED DELIVERED OK');
+    const { reached } = await progress();
+    expect(reached.slice(0, -1).every((state) => state === 'done')).toBe(true);
+    await road.getByRole('row').filter({ hasText: '1ST_ATTEMPT WARNING' }).getByText('done').waitFor();
+    await panel.getByText('The order has shipped: its road can no longer change.').waitFor();
+    expect(await panel.getByRole('button', { name: 'Start scenario' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await api.POST('/v3/products', { body: { data: { type: 'product', attributes: { sku: 'SKU-E2E-NONE', name: 'Not in stock' } } } });
+    const waiting = await createOrder('SHOP-E2E-WAIT', 'SKU-E2E-NONE');
+    expect(waiting.response.status).toBe(201);
+    await page.goto(`${sandbox.url}/console/orders/${waiting.data?.data.id}`);
+    await panel.getByText(/^Waits for stock \(waits-for-stock\)/).waitFor();
+    await panel.getByText("the order's own data").waitFor();
+    expect(await panel.getByRole('list', { name: 'Goods the order waits for' }).textContent()).toBe('SKU-E2E-NONE: 1 missing');
+    expect(await axeViolations(page)).toEqual([]);
+  }, 90_000);
 });
 
 describe('every screen at 390, 996 and 1280 px', () => {

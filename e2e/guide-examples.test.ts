@@ -9,8 +9,12 @@
 // - `background`: a process the reader leaves running in a second terminal (a webhook receiver), stopped at the end.
 // A following ```json response``` block documents the last answer: every key it shows must be in the real answer, and
 // an error answer (status 400 and up) must show the documented values, so no guide shows an error the server never gives.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+//
+// A TypeScript code block whose meta has `example` (```ts client example```, a test file written with node:test) is run
+// as the reader runs it, `npx tsx --test`, from a file under the repository's tmp/ so that @shopapi/client resolves; it
+// passes when every test in it passes.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -40,9 +44,11 @@ const guides = [
   'shopapi/v3/general-concepts/jsonapi.md',
   'shopapi/v3/general-concepts/pagination.md',
   'sandbox.md',
+  'test-every-road.md',
 ];
 
 interface Example {
+  language: 'bash' | 'ts';
   title: string;
   script: string;
   status?: number;
@@ -56,11 +62,12 @@ function examplesOf(file: string): Example[] {
   const blocks = fencedBlocks(readFileSync(path.join(docs, file), 'utf8'));
   const examples: Example[] = [];
   blocks.forEach(({ language, meta, body }, index) => {
-    if (language !== 'bash' || !/(^|\s)example(\s|$)/.test(meta)) return;
+    if ((language !== 'bash' && language !== 'ts') || !/(^|\s)example(\s|$)/.test(meta)) return;
     const next = blocks[index + 1];
     const capture = /capture=(\w+):(\S+)/.exec(meta);
     const expected = /expect=([\w.]+):(\S+)/.exec(meta);
     examples.push({
+      language,
       title: /title="([^"]+)"/.exec(meta)?.[1] ?? `example ${examples.length + 1}`,
       script: body,
       status: Number(/status=(\d{3})/.exec(meta)?.[1]) || undefined,
@@ -120,9 +127,30 @@ async function run(example: Example): Promise<{ run: ShellRun; body: unknown }> 
   }
 }
 
+/** A TypeScript example, a node:test file, run with tsx: its test report when a test fails. */
+function runTypeScript(guide: string, example: Example): { status: number | null; report: string } {
+  const file = path.join(
+    repository,
+    'tmp',
+    'guide-examples',
+    `${path.basename(guide, '.md')}-${example.title.replace(/\W+/g, '-')}.test.ts`,
+  );
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, scriptOf(example));
+  const run = spawnSync('npx', ['tsx', '--test', file], { env: { ...sandbox.env, ...variables }, cwd: repository, encoding: 'utf8' });
+  return { status: run.status, report: `${run.stdout}${run.stderr}` };
+}
+
 for (const guide of guides) {
   describe(guide, () => {
     for (const example of examplesOf(guide)) {
+      if (example.language === 'ts') {
+        test(example.title, () => {
+          const { status, report } = runTypeScript(guide, example);
+          expect(status, report).toBe(0);
+        }, 120_000);
+        continue;
+      }
       test(example.title, async () => {
         if (example.background) {
           background.push(spawn('bash', ['-c', scriptOf(example)], { env: sandbox.env, stdio: 'ignore', detached: true }));

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { limits } from '../contract/src/limits.ts';
+import { scenarioMarkerPrefix, scenarios } from '../contract/src/scenarios.ts';
 import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 
 const repository = path.resolve(import.meta.dirname, '..');
@@ -228,6 +229,36 @@ describe('every guide as Markdown', () => {
         expect(response.status, url).toBe(200);
         expect(await response.text(), url).toBe(expected);
       }
+    }
+  });
+});
+
+describe('the test scenarios as Markdown', () => {
+  test("the Test scenarios page's Markdown holds the contract's catalogue: each scenario, its trigger and a table row per step", async () => {
+    const markdown = await (await get('/docs/test-scenarios.md')).text();
+    // Markdown escapes some characters of the descriptions (`_`, `*`); the text is what counts.
+    const plain = markdown.replace(/\\(.)/g, '$1');
+    for (const scenario of scenarios) {
+      const start = plain.indexOf(`\n### ${scenario.title}\n`);
+      expect(start, scenario.name).toBeGreaterThan(0);
+      const section = plain.slice(start + 1).split(/\n### /)[0];
+      expect(section, scenario.name).toContain(scenario.description);
+      if (scenario.trigger.marker) expect(section, scenario.name).toContain(`\`${scenarioMarkerPrefix}${scenario.name}\``);
+      // The header row, its delimiter row, then a row per step with its description.
+      const rows = section.split('\n').filter((line) => line.startsWith('|'));
+      expect(rows.slice(2).map((row) => scenario.steps.find((step) => row.includes(step.description)) !== undefined)).toEqual(
+        scenario.steps.map(() => true),
+      );
+      expect(rows.length - 2, scenario.name).toBe(scenario.steps.length);
+    }
+  });
+
+  test('llms.txt lists the Test scenarios and Test every road guides and the operations that list and start scenarios', async () => {
+    const text = await (await get('/llms.txt')).text();
+    expect(text).toMatch(/^- \[Test scenarios\]\(\/docs\/test-scenarios\.md\): \S/m);
+    expect(text).toMatch(/^- \[Test every road\]\(\/docs\/test-every-road\.md\): \S/m);
+    for (const call of ['GET /sandbox/scenarios', 'PUT /sandbox/orders/{id}/scenario', 'GET /sandbox/orders/{id}/scenario']) {
+      expect(text).toContain(`\`${call}\``);
     }
   });
 });

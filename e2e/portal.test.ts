@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { createClient } from '../server/src/modules/clients/service.ts';
+import { scenarios } from '../contract/src/scenarios.ts';
 import { launchChromium, searchAndOpen } from './browser.ts';
+import { axeViolations } from './console-axe.ts';
 import { startPortalSandbox, type PortalSandbox } from './portal-sandbox.ts';
 import { servePortal } from './static-server.ts';
 
@@ -25,6 +27,8 @@ const routes: [string, string | RegExp][] = [
   ['/docs/get-started/steps/synchronizing-products', 'Synchronizing products'],
   ['/docs/index-banner-1', 'Run the sandbox'],
   ['/docs/sandbox', 'Run the sandbox'],
+  ['/docs/test-scenarios', 'Test scenarios'],
+  ['/docs/test-every-road', 'Test every road'],
   ['/docs/index-banner-2', 'From v2 to v3'],
   ['/docs/shopapi/v3/', 'Shop API v3'],
   ['/docs/shopapi/v3/authenticating', 'Authenticating in v3'],
@@ -293,6 +297,31 @@ async function clipped(page: Page, selector: string): Promise<string[]> {
       elements.filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.outerHTML.slice(0, 120)),
     );
 }
+
+describe.each(['light', 'dark'] as const)('the Test scenarios page in %s mode', (colorScheme) => {
+  test("at 390 px: a table of every scenario and one per road, built from the contract's catalogue, each scrolling in its own box", async () => {
+    const { context, page } = await open('/docs/test-scenarios', { colorScheme, viewport: { width: 390, height: 844 } });
+    expect(await page.locator('html').getAttribute('data-theme')).toBe(colorScheme);
+    const tables = page.locator('article table');
+    expect(await tables.count()).toBe(scenarios.length + 1);
+    const summary = tables.first();
+    expect(await summary.getAttribute('aria-label')).toBe('Test scenarios');
+    expect(await summary.locator('tbody th[scope="row"]').allTextContents()).toEqual(scenarios.map((scenario) => scenario.title));
+    for (const [index, scenario] of scenarios.entries()) {
+      const road = tables.nth(index + 1);
+      expect(await road.getAttribute('aria-label')).toBe(`The road of ${scenario.title}`);
+      expect(await road.locator('tbody tr').count(), scenario.name).toBe(scenario.steps.length);
+      expect(await road.locator('thead th[scope="col"]').first().textContent()).toBe('Step');
+      // Its heading is the scenario's anchor, which the summary links to (the heading ends in the theme's hash link).
+      expect((await page.locator(`h3#${scenario.name}`).textContent())?.replace(/\u200b/g, '')).toBe(scenario.title);
+    }
+    // Only the tables scroll sideways, and a keyboard can reach them to do so.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(await tables.evaluateAll((found) => found.filter((table) => table.tabIndex !== 0).length)).toBe(0);
+    expect(await axeViolations(page, 'article')).toEqual([]);
+    await context.close();
+  });
+});
 
 describe.each([390, 996, 1280])('an operation page at %i px', (width) => {
   test('shows its code samples and try-it in full, stacked under the text below 997 px and beside it above', async () => {

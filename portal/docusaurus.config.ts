@@ -14,6 +14,7 @@ import openapiStorageUtils from './plugins/openapi-storage-utils';
 import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
+import remarkScenarioCatalogue from './plugins/scenario-catalogue';
 import tryItWithoutFaker from './plugins/try-it-without-faker';
 import {readOpenApiDocument} from './reference/openapi';
 import {operationIndex} from './reference/operation-index';
@@ -75,6 +76,8 @@ const config: Config = {
           onInlineTags: 'throw',
           lastVersion: 'current',
           versions: {current: {label: 'v3 (current)'}},
+          // Before Docusaurus' own: the catalogue's headings then get their ids and their place in the table of contents.
+          beforeDefaultRemarkPlugins: [remarkScenarioCatalogue],
         },
         blog: false,
         theme: {customCss: './src/css/custom.css'},

@@ -15,6 +15,7 @@ const pagesWithClient = [
   'get-started/steps/getting-settings.md',
   'get-started/steps/synchronizing-products.md',
   'shopapi/v3/general-concepts/pagination.md',
+  'test-every-road.md',
   'tools/typescript-client.md',
 ];
 

@@ -9,7 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createShopApiClient } from '@shopapi/client';
-import { limits } from '@shopapi/contract';
+import { limits, scenarioMarkerPrefix } from '@shopapi/contract';
 import packageJson from '../package.json' with { type: 'json' };
 import { callOperation } from './call.ts';
 import { DocsIndex, docEntries } from './docs-search.ts';
@@ -63,6 +63,7 @@ function instructions(baseUrl: string, username: string): string {
     'Ids are integers the sandbox assigns, and a client sees only its own resources (another id answers 404). Order type, shipping method and return reason ids differ per client: read them with getSettings.',
     `Bodies are JSON:API documents: {"data": {"type", "attributes", "relationships"}}; new related resources (an order's addresses and items) go in "included" with a provisional string id that relationships point to. Lists are cursor-paged: query.page[size] is 1 to ${limits.pageSizeMax}, query.page[cursor] the id of the last resource seen; follow links.next. Errors answer a JSON:API "errors" list with catalogue codes (404-1 unknown sku, 409-1 the externalOrderNumber exists, ...).`,
     "The warehouse runs on the client's own clock: sandboxAdvanceClock moves it on (orders with stock ship step by step), sandboxShipOrder ships an order at once, sandboxReceiveInboundPackingSlip puts goods in stock. Tools with the destructive hint change or move things irreversibly.",
+    `Test scenarios make the warehouse take a given road on purpose (waits for stock, split shipment, warehouse problem, failed first delivery, pick-up point, customs, refused or damaged return, inbound short or over): sandboxListScenarios lists each with its steps (statuses, tracking, webhook events). Start one with "${scenarioMarkerPrefix}<name>" as the whole value of metadata.extra1 of a new order or packing slip, or with sandboxSetOrderScenario on an order until it ships; sandboxGetOrderScenario says which road an order follows, what it waits for and how far its shipments got.`,
     'search_docs finds guides and reference pages.',
   ].join('\n\n');
 }

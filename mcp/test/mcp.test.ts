@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { operations } from '@shopapi/contract';
+import { operations, scenarioNames } from '@shopapi/contract';
 import { startListeningSandbox, type TestClient, type TestSandbox } from '../../server/test/support/sandbox.ts';
 import { createProducts, orderDocument, uniqueNumber } from '../../server/test/support/fixtures.ts';
 import { freePort } from '../../server/test/support/ports.ts';
@@ -135,6 +135,14 @@ describe('the tool list', () => {
     expect(mcp.getInstructions()).toContain(sandboxUrl);
     expect(mcp.getInstructions()).toMatch(/JSON:API/);
   });
+
+  it('tells how to list the test scenarios and start one, naming tools that exist', () => {
+    const instructions = mcp.getInstructions() ?? '';
+    expect(instructions).toContain('sandbox-scenario:<name>');
+    const named = [...instructions.matchAll(/\b(sandbox[A-Z]\w+|get[A-Z]\w+)\b/g)].map(([name]) => name);
+    expect(named).toEqual(expect.arrayContaining(['sandboxListScenarios', 'sandboxSetOrderScenario', 'sandboxGetOrderScenario']));
+    expect(named.filter((name) => !tools.some((tool) => tool.name === name))).toEqual([]);
+  });
 });
 
 describe('calls to the sandbox', () => {
@@ -183,6 +191,27 @@ describe('calls to the sandbox', () => {
     const read = await call('getShipment', { path: { id: shipment.id } });
     expect(read.status).toBe(200);
     expect(read.body.data.attributes).toMatchObject({ status: 'SHIPPED', tracking: { number: expect.any(String) } });
+  });
+
+  it('lists the test scenarios, and starts one on an order that has not shipped', async () => {
+    const list = await call('sandboxListScenarios');
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.data.map((scenario: { id: string }) => scenario.id)).toEqual([...scenarioNames]);
+    expect(list.body.data[0].attributes.steps.length).toBeGreaterThan(0);
+
+    const order = await call('createOrder', {
+      body: orderDocument({ orderTypeIds: client.orderTypeIds }, { items: [{ sku, quantity: 1 }] }),
+    });
+    expect(order.status, order.text).toBe(201);
+    const path = { id: order.body.data.id };
+    const started = await call('sandboxSetOrderScenario', {
+      path,
+      body: { data: { type: 'orderScenario', attributes: { name: 'first-attempt-failed' } } },
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.data.attributes).toMatchObject({ name: 'first-attempt-failed', setBy: 'control' });
+    const road = await call('sandboxGetOrderScenario', { path });
+    expect(road.body.data.attributes).toMatchObject({ name: 'first-attempt-failed', setBy: 'control', waitingForStock: [] });
   });
 
   it('sends files base64-encoded: the product image as raw bytes, the attachment PDF as a multipart part', async () => {

@@ -16,6 +16,7 @@ import { Outcome } from '../components/Outcome.tsx';
 import { Page } from '../components/Page.tsx';
 import { Empty, Loaded } from '../components/states.tsx';
 import { AddressBlock } from './AddressBlock.tsx';
+import { ScenarioPanel } from './ScenarioPanel.tsx';
 import { ShipmentCard } from './ShipmentCard.tsx';
 import { shipNow } from './ship-now.ts';
 import type { Shipment } from './shipments.ts';
@@ -218,6 +219,7 @@ export function OrderScreen() {
                 <AddressBlock title="Billing address" address={related(addresses, data.relationships.billingAddress)} />
                 {pickUpPoint && <AddressBlock title={`Pick-up point ${pickUpPoint.attributes.identifier}`} address={pickUpPoint} />}
               </div>
+              <ScenarioPanel orderId={id} />
               <h2>Shipments</h2>
               <Loaded query={shipments} what="the order's shipments">
                 {(found) =>

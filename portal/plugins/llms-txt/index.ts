@@ -12,6 +12,7 @@ import path from 'node:path';
 import type {DocMetadata, LoadedContent, LoadedVersion} from '@docusaurus/plugin-content-docs';
 import type {LoadContext, LoadedPlugin, Plugin} from '@docusaurus/types';
 import {resolveMarkdownLinkPathname} from '@docusaurus/utils';
+import type {PluggableList} from 'unified';
 import {guideMarkdown} from './markdown';
 import {loadReference, oneLine, operationMarkdown, referenceMarkdown, type Reference, type ReferenceConfig} from './reference';
 
@@ -84,6 +85,7 @@ function markdownUrlsOf(permalink: string): string[] {
 /** The published guides (no drafts, no unlisted pages), each version's in its sidebars' order, then any outside them. */
 async function loadGuides(plugin: LoadedPlugin, siteDir: string): Promise<Guide[]> {
   const {loadedVersions} = plugin.content as LoadedContent;
+  const {beforeDefaultRemarkPlugins = []} = plugin.options as {beforeDefaultRemarkPlugins?: PluggableList};
   const sourceToPermalink = new Map(loadedVersions.flatMap((version) => version.docs.map((doc) => [doc.source, doc.permalink] as const)));
   const guides: Guide[] = [];
   for (const version of loadedVersions) {
@@ -94,6 +96,7 @@ async function loadGuides(plugin: LoadedPlugin, siteDir: string): Promise<Guide[
         await fs.readFile(file, 'utf8'),
         (linkPathname) =>
           resolveMarkdownLinkPathname(linkPathname, {sourceFilePath: file, sourceToPermalink, contentPaths: version, siteDir}),
+        beforeDefaultRemarkPlugins,
       );
       guides.push({title, description: doc.description, permalink: doc.permalink, markdownUrls: markdownUrlsOf(doc.permalink), markdown});
     }

@@ -14,7 +14,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
-import {unified} from 'unified';
+import {type PluggableList, unified} from 'unified';
 
 /** Docusaurus' admonition keywords (`:::note` ...), with the label each gets when it has no title of its own. */
 const admonitions: Record<string, string> = {
@@ -69,8 +69,17 @@ interface Context {
   tabLabels?: Map<string, string>;
 }
 
-/** The guide as a machine reader wants it. */
-export function guideMarkdown(page: GuideSource, fileContent: string, resolveMarkdownLink: MarkdownLinkResolver): GuideMarkdown {
+/**
+ * The guide as a machine reader wants it. `remarkPlugins`: the site's own remark plugins that run before Docusaurus'
+ * (`beforeDefaultRemarkPlugins`), such as the one that writes the scenario catalogue into its page, so the Markdown holds
+ * what they put on the page.
+ */
+export function guideMarkdown(
+  page: GuideSource,
+  fileContent: string,
+  resolveMarkdownLink: MarkdownLinkResolver,
+  remarkPlugins: PluggableList = [],
+): GuideMarkdown {
   // The same rewrites Docusaurus applies before parsing: ```mdx-code-block fences, `:::note Title`, `## Heading {#id}`.
   const source = escapeMarkdownHeadingIds(admonitionTitleToDirectiveLabel(unwrapMdxCodeBlocks(fileContent), Object.keys(admonitions)));
   const tree = unified()
@@ -81,6 +90,7 @@ export function guideMarkdown(page: GuideSource, fileContent: string, resolveMar
     .use(remarkGfm)
     .use(remarkComment)
     .parse(source);
+  unified().use(remarkPlugins).runSync(tree);
   const children = asFlow(tree.children.flatMap((child) => rewrite(child, {source, page, resolveMarkdownLink}))) as RootContent[];
   const first = children[0];
   const heading: Heading =
