@@ -14,6 +14,7 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchStartup } from './startup.ts';
 import { benchRequestLog } from './request-log.ts';
 import { benchPrism } from './prism.ts';
+import { benchNeighbours, neighboursIntro } from './neighbours.ts';
 
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
@@ -103,6 +104,9 @@ try {
     `The same requests against the sandbox (bench/serve.ts, 200 orders seeded) and against Prism mocking contract/openapi/v3.json, ${seconds} s each with 10 connections, both warmed up for 3 s, then three alternating rounds. Prism validates the request and answers the document's example without storing anything; the sandbox validates, writes to and reads from its database (fsync on for PostgreSQL). A ratio of 1 means the real sandbox answers as fast as a mock. The create is measured again against a second server on the same database with the request log off (\`REQUEST_LOG_MAX_PER_CLIENT=0\`): what the log costs against the mock.`,
     async () => benchPrism(await database('bench_prism')),
   );
+  await scenario('neighbours', "8. A noisy neighbour: one client's load against another's latency", neighboursIntro, async () =>
+    benchNeighbours(await database('bench_neighbours')),
+  );
   await scenario(
     'requestlog',
     "The request log's cost",
@@ -123,11 +127,11 @@ const readme = [
   readmeBegin,
   '## How to reproduce',
   '',
-  '`npm run bench` (about 10–15 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
+  '`npm run bench` (about 15–20 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
   "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
-  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
-  "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, request-log), bench/lib.ts (seeding with SQL, autocannon).",
+  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,neighbours,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
+  "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, neighbours with its noisy client in neighbours-noise, request-log), bench/lib.ts (seeding with SQL, autocannon).",
   '- Each scenario has a database of its own, dropped when the scenario ends (then a checkpoint), so no scenario measures the background work of the one before (autovacuum of the 1M orders of the scale scenario).',
   "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them), `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off) and `npx tsx bench/request-log-insert.ts` (the request log's batch insert by how its bodies travel).",
   '- Every ratio is measured side by side in the same run on the same machine; compare ratios between machines, not raw req/s.',
