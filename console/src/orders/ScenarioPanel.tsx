@@ -93,13 +93,10 @@ function Road({ scenario, reached }: { scenario: Scenario; reached: Reached[] })
 const settable = (catalogue: Scenario[]) =>
   catalogue.filter((scenario) => scenario.attributes.subject === 'order' && scenario.attributes.trigger.marker);
 
-function StartScenario({ orderId, catalogue, current }: { orderId: number; catalogue: Scenario[]; current: string | null }) {
+/** PUT /sandbox/orders/{id}/scenario, kept by the panel: its outcome stays on screen while the road below is read again. */
+function useStartScenario(orderId: number) {
   const api = useApi();
-  const selectId = useId();
-  const options = settable(catalogue);
-  // A road the data chose (waits-for-stock) cannot be set: the select then starts on the ordinary road.
-  const [choice, setChoice] = useState(options.some((scenario) => scenario.id === current) ? (current ?? '') : '');
-  const start = useAction((name: string | null) =>
+  return useAction((name: string | null) =>
     write(
       api.PUT('/sandbox/orders/{id}/scenario', {
         params: { path: { id: orderId } },
@@ -107,42 +104,50 @@ function StartScenario({ orderId, catalogue, current }: { orderId: number; catal
       }),
     ),
   );
-  const titleOf = (name: string | null) => catalogue.find((scenario) => scenario.id === name)?.attributes.title;
+}
+
+function StartScenario({
+  start,
+  catalogue,
+  current,
+}: {
+  start: ReturnType<typeof useStartScenario>;
+  catalogue: Scenario[];
+  current: string | null;
+}) {
+  const selectId = useId();
+  const options = settable(catalogue);
+  // A road the data chose (waits-for-stock) cannot be set: the select then starts on the ordinary road.
+  const [choice, setChoice] = useState(options.some((scenario) => scenario.id === current) ? (current ?? '') : '');
   return (
-    <>
-      <form
-        className="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          start.mutate(choice || null);
-        }}
-      >
-        <div className="field">
-          <label htmlFor={selectId}>Scenario</label>
-          <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
-            <option value="">None: the ordinary road</option>
-            {options.map((scenario) => (
-              <option key={scenario.id} value={scenario.id}>
-                {scenario.attributes.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" disabled={start.isPending}>
-          Start scenario
-        </button>
-      </form>
-      <Outcome
-        action={start}
-        what="Starting the scenario"
-        done={(_, name) => (name ? `The order now follows ${titleOf(name) ?? name}.` : 'The order now follows the ordinary road.')}
-      />
-    </>
+    <form
+      className="filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        start.mutate(choice || null);
+      }}
+    >
+      <div className="field">
+        <label htmlFor={selectId}>Scenario</label>
+        <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+          <option value="">None: the ordinary road</option>
+          {options.map((scenario) => (
+            <option key={scenario.id} value={scenario.id}>
+              {scenario.attributes.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={start.isPending}>
+        Start scenario
+      </button>
+    </form>
   );
 }
 
 export function ScenarioPanel({ orderId }: { orderId: number }) {
   const api = useApi();
+  const start = useStartScenario(orderId);
   const road = useQuery({
     queryKey: ['order', orderId, 'scenario'],
     queryFn: () => read(api.GET('/sandbox/orders/{id}/scenario', { params: { path: { id: orderId } } })),
@@ -209,7 +214,7 @@ export function ScenarioPanel({ orderId }: { orderId: number }) {
                   {shipped ? (
                     <p className="muted">The order has shipped: its road can no longer change.</p>
                   ) : (
-                    <StartScenario orderId={orderId} catalogue={scenarios} current={attributes.name} />
+                    <StartScenario start={start} catalogue={scenarios} current={attributes.name} />
                   )}
                 </>
               );
@@ -217,6 +222,14 @@ export function ScenarioPanel({ orderId }: { orderId: number }) {
           </Loaded>
         )}
       </Loaded>
+      <Outcome
+        action={start}
+        what="Starting the scenario"
+        done={(_, name) => {
+          const title = catalogue.data?.data.find((scenario) => scenario.id === name)?.attributes.title;
+          return name ? `The order now follows ${title ?? name}.` : 'The order now follows the ordinary road.';
+        }}
+      />
     </section>
   );
 }
