@@ -308,3 +308,61 @@ describe('PUT /sandbox/orders/{id}/scenario', () => {
     expect(resolved.body.data.attributes.status).toBe('READY_TO_PICK');
   });
 });
+
+describe('an order for goods not all in free stock', () => {
+  it("names on create what GET .../scenario says it waits for: a bundle's parts, no service, stock others reserved", async () => {
+    const { client, call } = await clientWithStock(0);
+    const product = async (sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) => {
+      const answer = await call('POST', '/v3/products', {
+        data: {
+          type: 'product',
+          attributes: { sku, name: sku, ...attributes },
+          ...(parts
+            ? { relationships: { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } } }
+            : {}),
+        },
+      });
+      expect(answer.status, answer.raw).toBe(201);
+      return answer.body.data.id as number;
+    };
+    const shirt = await product('SHIRT');
+    const mug = await product('MUG');
+    await product('GIFTBOX', { type: 'BUNDLE' }, [
+      { id: shirt, quantity: 1 },
+      { id: mug, quantity: 2 },
+    ]);
+    await product('WRAPPING', { type: 'SERVICE' });
+    await receiveGoods(sb, client, [
+      { sku: 'SHIRT', quantity: 5 },
+      { sku: 'MUG', quantity: 3 },
+      { sku: 'SKU-A', quantity: 1 },
+    ]);
+    // Another order takes the SKU-A there is and ships: its shipment holds it.
+    const first = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { items: [{ sku: 'SKU-A', quantity: 1 }] }),
+    });
+    expect(first.status, first.raw).toBe(201);
+    await call('POST', '/sandbox/clock/advance', { seconds: step });
+
+    const answer = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, {
+        items: [
+          { sku: 'GIFTBOX', quantity: 2 },
+          { sku: 'WRAPPING', quantity: 1 },
+          { sku: 'SKU-A', quantity: 1 },
+          { sku: 'MUG', quantity: 1 },
+        ],
+      }),
+    });
+    expect(answer.status, answer.raw).toBe(201);
+    // Two gift boxes need 2 shirts (5 there) and 4 mugs, one more mug besides: 5 mugs of 3; SKU-A is held by the first order.
+    expect(answer.headers['sandbox-scenario']).toBe('waits-for-stock; not in free stock in NR: MUG 2, SKU-A 1');
+    const road = await call('GET', `/sandbox/orders/${answer.body.data.id}/scenario`);
+    expect(road.body.data.attributes.waitingForStock).toEqual([
+      { sku: 'MUG', quantity: 2 },
+      { sku: 'SKU-A', quantity: 1 },
+    ]);
+  });
+});

@@ -8,7 +8,7 @@ import type { InputWarnings } from '../../platform/request-warnings.ts';
 import type { Client } from '../clients/client.ts';
 import { refuseWhileAdvancing } from '../clients/clock.ts';
 import { lockClientWarehouse } from '../inventory/service.ts';
-import { hasPickUpPoint, lockOrder, roadFieldsOfOrder } from '../shipments/repository.ts';
+import { hasPickUpPoint, lockOrder, missingForNewOrder, roadFieldsOfOrder } from '../shipments/repository.ts';
 import { isWalked, markerIn, orderRoad, outsideEu } from '../shipments/road.ts';
 import { missingGoods, type OrderRow } from '../shipments/service.ts';
 
@@ -44,7 +44,7 @@ export async function noteNewOrder(
   if (marker?.scenario)
     warnings.add('scenario', `the order follows the test scenario ${marker.name} (${marker.scenario.title})`, ['metadata', marker.field]);
   else if (marker) warnings.add('scenario', `${marker.refusal}: the order takes the ordinary road`, ['metadata', marker.field]);
-  const missing = await missingGoods(db, client, order);
+  const missing = await missingForNewOrder(db, client.id, order.id, order.fulfillFrom ?? client.defaultWarehouse);
   if (!missing.length) return marker?.scenario?.name;
   const named = missing
     .slice(0, namedSkusMax)
