@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, composeServices } from '../../src/app.ts';
+import type { ModuleServices } from '../../src/modules/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/platform/db/index.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
-import { documentsOutOfStep } from '../../src/api/v3/representation/stored.ts';
+import { documentsOutOfStep } from '../../src/representation/index.ts';
 import { checkAgainstOpenApi } from './openapi-check.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -51,6 +52,8 @@ export interface TestSandbox {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** The app's module services (its token cache, its event payloads), for tests that call module functions directly. */
+  services: ModuleServices;
   call<T = any>(method: string, url: string, opts?: CallOptions): Promise<Answer<T>>;
   newClient(): Promise<TestClient>;
   close(): Promise<void>;
@@ -93,7 +96,8 @@ export async function startSandbox(
   // Tests read the warehouse right after an advance: the call waits for the whole catch-up, however loaded the machine
   // (the tests of 202 answers set a short wait).
   const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', sandboxAdvanceWaitMs: 120_000, ...overrides });
-  const app = await buildApp({ db: database.db, config, logger: false });
+  const services = composeServices(config);
+  const app = await buildApp({ db: database.db, config, services, logger: false });
   await app.ready();
 
   async function call<T>(method: string, url: string, opts: CallOptions = {}): Promise<Answer<T>> {
@@ -144,6 +148,7 @@ export async function startSandbox(
     app,
     database,
     config,
+    services,
     call,
     newClient,
     databaseUrl: url,

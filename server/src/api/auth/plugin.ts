@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorHandlerOf, renderTokenError } from '../shared/errors.ts';
 import type { AppContext } from '../shared/context.ts';
-import { v2Conventions } from '../v2/plugin.ts';
+import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import { statusRoutes, tokenRoutes } from './routes.ts';
 
 export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
@@ -13,7 +13,7 @@ export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
   });
   // Status and settings have always answered as v2 calls do (the envelope, lenient query strings).
   await app.register(async (status) => {
-    await status.register(v2Conventions);
+    await status.register(envelopeConventions);
     statusRoutes(status, context);
   });
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById } from '@shopapi/contract';
 import { errorHandlerOf, fallbackErrorHandlerOf, renderEnvelope, sendProblems, type ErrorRenderer } from './errors.ts';
 import { DomainError, type Problem } from '../../platform/errors.ts';
-import { errorSource } from '../v3/problem-pointers.ts';
+import { errorSource } from '../shared/problem-pointers.ts';
 
 /** Which API a route belongs to: its plugin says so (the request log records it). */
 export type ApiName = 'v3' | 'sandbox' | 'v2' | 'token';

@@ -5,7 +5,6 @@ import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow }
 import { newOrderFromV2, v2OrderWarnings } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
-import { placementJson } from '../v3/representation/stored.ts';
 
 const searchResult = (order: OrderRow) => ({
   orderNumber: order.id,
@@ -13,10 +12,10 @@ const searchResult = (order: OrderRow) => ({
   ...Object.fromEntries(metadataExtraFields.map((k) => [k, order.metadata[k] ?? null])),
 });
 
-export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
+export function v2OrderRoutes(app: FastifyInstance, { db, services }: AppContext) {
   v2Route(app, 'addOrderV2', async (request) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
-    const placed = await placeOrder(db, request.client, order, problems, v2OrderWarnings(request.warnings), placementJson);
+    const placed = await placeOrder(db, services.orderPlacing, request.client, order, problems, v2OrderWarnings(request.warnings));
     return ok(v2Messages.orderAdded, placed.order.id);
   });
 

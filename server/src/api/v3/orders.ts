@@ -24,14 +24,13 @@ import {
   orderItemDocuments,
   orderPageText,
   pickUpPointDocuments,
-} from './representation/index.ts';
+} from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
-import { placementJson } from './representation/stored.ts';
-import { attributesPointer, locatedWarnings, locating } from './problem-pointers.ts';
+import { attributesPointer, locatedWarnings, locating } from '../shared/problem-pointers.ts';
 import { domainError } from '../../platform/errors.ts';
 
-export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function orderRoutes(app: FastifyInstance, { db, baseOf, services }: AppContext) {
   /** One order as a document, with the includes asked for. */
   async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
     const {
@@ -92,7 +91,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       const { order, problems, locate } = newOrderFromDocument(request.body);
       const placed = await locating(
         locate,
-        placeOrder(db, request.client, order, problems, locatedWarnings(request.warnings, locate), placementJson),
+        placeOrder(db, services.orderPlacing, request.client, order, problems, locatedWarnings(request.warnings, locate)),
         base,
       );
       // A new order answers with everything it was created with.

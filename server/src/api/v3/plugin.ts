@@ -12,11 +12,8 @@ import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { stockRoutes } from './stock.ts';
 import { inboundRoutes } from './inbound.ts';
 import { returnRoutes } from './returns.ts';
-import { installStoredJson } from './representation/stored.ts';
 
 export async function v3Plugin(app: FastifyInstance, context: AppContext) {
-  // Before any route answers: the order pages read the stored JSON the database keeps for this representation.
-  await installStoredJson(context.db);
   useJsonApi(app, 'v3');
   orderRoutes(app, context);
   shipmentRoutes(app, context);

@@ -6,7 +6,7 @@ import { limits } from '@shopapi/contract';
 import { type Db, schema } from '../../platform/db/index.ts';
 import { domainError } from '../../platform/errors.ts';
 import type { Client } from './client.ts';
-import { forgetClient } from './token-cache.ts';
+import type { TokenCache } from './token-cache.ts';
 import { asClient, timeAtOffset } from './service.ts';
 
 const { clients } = schema;
@@ -102,7 +102,13 @@ export async function leaseWarehouse(
  * Moves the advancing clock forward to `offsetSeconds` (never back, never past the advance's target), while `owner`
  * holds the lease. Returns the offset now.
  */
-export async function moveAdvancingClock(db: Db, clientId: number, owner: string, offsetSeconds: number): Promise<number | undefined> {
+export async function moveAdvancingClock(
+  db: Db,
+  cache: TokenCache,
+  clientId: number,
+  owner: string,
+  offsetSeconds: number,
+): Promise<number | undefined> {
   const [row] = await db
     .update(clients)
     .set({
@@ -111,12 +117,12 @@ export async function moveAdvancingClock(db: Db, clientId: number, owner: string
     .where(and(eq(clients.id, clientId), eq(clients.warehouseLeaseOwner, owner), isNotNull(clients.advanceToOffsetSeconds)))
     .returning({ offsetSeconds: clients.clockOffsetSeconds });
   // Cached clients carry the offset too (the routes that take them from the cache do not read it): none stays older.
-  forgetClient(clientId);
+  cache.forgetClient(clientId);
   return row?.offsetSeconds;
 }
 
 /** The advance is done: the clock stands at its target, is ready, and the lease is given back. */
-export async function finishAdvance(db: Db, clientId: number, owner: string): Promise<void> {
+export async function finishAdvance(db: Db, cache: TokenCache, clientId: number, owner: string): Promise<void> {
   await db
     .update(clients)
     .set({
@@ -127,7 +133,7 @@ export async function finishAdvance(db: Db, clientId: number, owner: string): Pr
       warehouseLeaseUntil: null,
     })
     .where(and(eq(clients.id, clientId), eq(clients.warehouseLeaseOwner, owner), isNotNull(clients.advanceToOffsetSeconds)));
-  forgetClient(clientId);
+  cache.forgetClient(clientId);
 }
 
 /** Gives back `owner`'s lease on one client's warehouse, or on all it holds (a process shutting down). */

@@ -13,7 +13,7 @@ import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { lockClientWarehouse, pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
 import { warehouseShippingMethod } from '../reference/service.ts';
-import { emitShipmentEvent } from '../webhooks/payloads.ts';
+import { emitShipmentEvent, type EventPayloads } from '../webhooks/payloads.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
 import { domainError } from '../../platform/errors.ts';
 import { nextTrackingStage, shipmentLifecycle, trackingLifecycle } from './lifecycle.ts';
@@ -149,12 +149,18 @@ const packagingGrams = 150;
  * Under the client's warehouse lock, so the stock it counts as free is not being promised to another order meanwhile;
  * an order whose row another transaction holds (a change through the API) is skipped, to start in a later round.
  */
-export async function startOrder(tx: Tx, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
+export async function startOrder(
+  tx: Tx,
+  payloads: EventPayloads,
+  client: Client,
+  orderId: number,
+  now: Date,
+): Promise<ShipmentRow | undefined> {
   await lockClientWarehouse(tx, client.id);
   const order = await lockOrder(tx, orderId, { skipLocked: true });
   if (!order || order.onHold || !order.isValid || order.fulfilledAt) return undefined;
   if ((await shipmentsUnderWay(tx, orderId)).length) return undefined;
-  return createShipment(tx, client, order, now, { force: false });
+  return createShipment(tx, payloads, client, order, now, { force: false });
 }
 
 /**
@@ -209,6 +215,7 @@ async function plan(tx: Tx, client: Client, order: OrderRow, warehouse: string, 
  */
 async function createShipment(
   tx: Tx,
+  payloads: EventPayloads,
   client: Client,
   order: OrderRow,
   now: Date,
@@ -251,7 +258,7 @@ async function createShipment(
     },
     lines,
   );
-  for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   return shipment;
 }
 
@@ -327,46 +334,47 @@ export type StepResult = 'moved' | 'done';
  */
 export async function stepShipment(
   tx: Tx,
+  payloads: EventPayloads,
   client: Client,
   shipment: ShipmentRow,
   now: Date,
   opts: { correctShortage: boolean },
 ): Promise<StepResult> {
   const from = shipment.status as ShipmentStatus;
-  if (from === 'SHIPPED') return moveTracking(tx, client, shipment, now);
+  if (from === 'SHIPPED') return moveTracking(tx, payloads, client, shipment, now);
   const to = shipmentLifecycle.next(from)!;
   const events = shipmentLifecycle.move(from, to, `Shipment ${shipment.id}`);
   if (to === 'SHIPPED') await bookOut(tx, client, shipment, now, opts.correctShortage);
   await updateShipment(tx, shipment.id, { status: to, ...(await enterFields(tx, shipment, to, now)) });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   if (to === 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
   return 'moved';
 }
 
-async function moveTracking(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
+async function moveTracking(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
   const tracking = shipment.tracking as Tracking;
   const from = tracking.stage as TrackingStage;
   const to = nextTrackingStage(from, await hasPickUpPoint(tx, shipment.orderId));
   if (!to) return 'done';
   const events = trackingLifecycle.move(from, to, `The tracking of shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { tracking: { ...tracking, stage: to }, trackingUpdatedAt: now });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   return trackingLifecycle.next(to) ? 'moved' : 'done';
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator. */
-export async function failShipment(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
+export async function failShipment(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
   const events = shipmentLifecycle.move(shipment.status as ShipmentStatus, 'ERROR', `Shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { status: 'ERROR' });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
 }
 
 /** Walks a shipment to SHIPPED now, booking in what is missing; its tracking is left to the clock. */
-async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Date) {
+async function walkToShipped(tx: Tx, payloads: EventPayloads, client: Client, shipmentId: number, now: Date) {
   for (;;) {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     if (shipment.status === 'SHIPPED') return;
-    await stepShipment(tx, client, shipment, now, { correctShortage: true });
+    await stepShipment(tx, payloads, client, shipment, now, { correctShortage: true });
   }
 }
 
@@ -374,7 +382,7 @@ async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Da
  * Ships the order now, whatever the stock and even on hold: shipments under way go on to SHIPPED, and what is still
  * open gets a shipment that follows. Returns the ids of the shipments shipped, in the order they shipped.
  */
-export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now: Date): Promise<number[]> {
+export async function shipOrderNow(tx: Tx, payloads: EventPayloads, client: Client, orderId: number, now: Date): Promise<number[]> {
   await lockClientWarehouse(tx, client.id);
   const order = (await lockOrder(tx, orderId))!;
   if (order.fulfilledAt) throw domainError('422', `Order ${orderId} is already fulfilled.`);
@@ -385,12 +393,12 @@ export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now:
     );
   const shipped: number[] = [];
   for (const id of await shipmentsUnderWay(tx, orderId)) {
-    await walkToShipped(tx, client, id, now);
+    await walkToShipped(tx, payloads, client, id, now);
     shipped.push(id);
   }
-  const created = await createShipment(tx, client, order, now, { force: true });
+  const created = await createShipment(tx, payloads, client, order, now, { force: true });
   if (created) {
-    await walkToShipped(tx, client, created.id, now);
+    await walkToShipped(tx, payloads, client, created.id, now);
     shipped.push(created.id);
   }
   if (!shipped.length) throw domainError('422', `Order ${orderId} has nothing left to ship.`);
