@@ -99,13 +99,13 @@ export const manyText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Rel
 export const ownedOneText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Related => ({ related: 'one', type, id, owner });
 
 type SchemaNode = TSchema & { type?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
-let elementAliases = 0;
 /**
  * A jsonb value as JSON text shaped by its contract schema: objects with the schema's members in the schema's order
  * (null where absent), arrays element by element, scalars in jsonb's text (JSON). jsonb's own text form orders keys by
  * length and puts a space after every `:` and `,`, so `::text` of a whole object differs from the serializer's bytes.
+ * `depth`: how many arrays it sits in, so an array's element alias differs from those of the arrays around it.
  */
-function fromJsonb(value: SQL, schema: SchemaNode): SQL {
+function fromJsonb(value: SQL, schema: SchemaNode, depth = 0): SQL {
   const structured = (schema.anyOf ?? [schema]).find((branch) => branch.type === 'object' || branch.type === 'array');
   if (!structured) return sql`coalesce((${value})::text, 'null')`;
   const shaped =
@@ -115,17 +115,17 @@ function fromJsonb(value: SQL, schema: SchemaNode): SQL {
             Object.fromEntries(
               Object.entries(structured.properties ?? {}).map(([key, member]) => [
                 key,
-                [fromJsonb(sql`(${value} -> ${text(key)})`, member)],
+                [fromJsonb(sql`(${value} -> ${text(key)})`, member, depth)],
               ]),
             ),
           ),
         )
-      : arrayFromJsonb(value, structured.items ?? ({} as SchemaNode));
+      : arrayFromJsonb(value, structured.items ?? ({} as SchemaNode), depth);
   return schema.anyOf ? sql`case when coalesce(jsonb_typeof(${value}), 'null') = 'null' then 'null' else ${shaped} end` : shaped;
 }
-function arrayFromJsonb(value: SQL, items: SchemaNode): SQL {
-  const alias = sql.raw(`element_${++elementAliases}`);
-  return sql`case when jsonb_typeof(${value}) = 'array' then coalesce((select '[' || string_agg(${fromJsonb(sql`${alias}.value`, items)}, ',' order by ${alias}.position) || ']' from jsonb_array_elements(${value}) with ordinality as ${alias}(value, position)), '[]') else '[]' end`;
+function arrayFromJsonb(value: SQL, items: SchemaNode, depth: number): SQL {
+  const alias = sql.raw(`element_${depth + 1}`);
+  return sql`case when jsonb_typeof(${value}) = 'array' then coalesce((select '[' || string_agg(${fromJsonb(sql`${alias}.value`, items, depth + 1)}, ',' order by ${alias}.position) || ']' from jsonb_array_elements(${value}) with ordinality as ${alias}(value, position)), '[]') else '[]' end`;
 }
 /** The attributes of a resource whose names are its table's column names: the contract's list, each from its column. */
 export function columnsOf(table: PgTable, attributes: TObject): Record<string, AnyPgColumn> {

@@ -45,7 +45,7 @@ function acceptable(accept: string | undefined): boolean {
   });
 }
 
-const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
+const bodyTypes: ReadonlySet<string> = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
 
 /** The body content types the route's operation declares (multipart, images; `image/*` covers every image type); empty for JSON:API documents. */
 function declaredBodyTypes(request: FastifyRequest): string[] {

@@ -81,7 +81,7 @@ class BodyCapture extends Transform {
 const textual = (contentType: string | undefined) => !contentType || /json|x-www-form-urlencoded|^text\//i.test(contentType);
 
 /** The log's own calls are not logged: reading it must not fill it. */
-const unlogged = new Set(['listSandboxRequests', 'getSandboxRequest']);
+const unlogged: ReadonlySet<string> = new Set(['listSandboxRequests', 'getSandboxRequest']);
 
 const skipHeader = sandboxLogHeader.name.toLowerCase();
 /** A read sent with `Sandbox-Log: skip` (the console's background refreshes); a write is logged whatever it asks. */

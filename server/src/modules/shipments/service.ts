@@ -139,7 +139,7 @@ export async function itemsOf(db: Db, shipmentIds: number[]): Promise<ShipmentIt
 // ---- making shipments
 
 /** Product types that are not goods on a shelf: a bundle ships as its parts, a service not at all. */
-const virtualTypes = new Set(['BUNDLE', 'SERVICE']);
+const virtualTypes: ReadonlySet<string> = new Set(['BUNDLE', 'SERVICE']);
 
 /** Packaging the carrier weighs on top of the goods. */
 const packagingGrams = 150;
