@@ -110,7 +110,7 @@ module.exports = {
       name: 'module-tests-run-without-the-app',
       severity: 'error',
       comment:
-        'A module is tested alone: its tests run its services on a database (server/test/support/modules.ts), without Fastify, the APIs, the representation or the composition root.',
+        'A module is tested alone: its tests run its services on a database (server/test/support/bed/modules.ts), without Fastify, the APIs, the representation or the composition root.',
       from: { path: '^server/src/modules/.+\\.test\\.ts$' },
       to: { path: ['^server/src/(app|cli)\\.ts$', '^server/src/(api|representation)/', '^server/test/support/sandbox\\.ts$', fastify] },
     },
