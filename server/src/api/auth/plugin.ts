@@ -1,11 +1,12 @@
 // POST /token, /status and /settings: the calls v3 and v2 share, each part an encapsulated plugin with its own format.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { errorHandlerOf, renderTokenError } from '../shared/errors.ts';
 import type { AppContext } from '../shared/context.ts';
 import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import { statusRoutes, tokenRoutes } from './routes.ts';
 
-export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
+async function authApi(app: FastifyInstance, context: AppContext) {
   await app.register(async (token) => {
     token.decorate('api', { name: 'token', mediaType: 'application/json' });
     token.setErrorHandler(errorHandlerOf(renderTokenError));
@@ -17,3 +18,17 @@ export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
     statusRoutes(status, context);
   });
 }
+
+export const authApiPlugin = fp(authApi, {
+  name: 'shopapi-auth-api',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: [
+    'shopapi-request-log',
+    'shopapi-bearer-auth',
+    'shopapi-rate-limit',
+    'shopapi-input-guard',
+    'shopapi-form-body',
+    'shopapi-jsonapi',
+  ],
+});

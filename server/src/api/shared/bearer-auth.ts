@@ -21,19 +21,22 @@ declare module 'fastify' {
   }
 }
 
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; tokenCache: TokenCache }) => {
-  app.decorateRequest('client', null as unknown as Client);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config?.auth) return;
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const client = match
-      ? await authenticate(opts.db, opts.tokenCache, match[1], { cached: request.routeOptions.config.cachedClient })
-      : undefined;
-    if (!client) {
-      reply.header('www-authenticate', 'Bearer');
-      throw domainError('401', 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.');
-    }
-    request.client = client;
-  });
-});
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db; tokenCache: TokenCache }) => {
+    app.decorateRequest('client', null as unknown as Client);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config?.auth) return;
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const client = match
+        ? await authenticate(opts.db, opts.tokenCache, match[1], { cached: request.routeOptions.config.cachedClient })
+        : undefined;
+      if (!client) {
+        reply.header('www-authenticate', 'Bearer');
+        throw domainError('401', 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.');
+      }
+      request.client = client;
+    });
+  },
+  { name: 'shopapi-bearer-auth', fastify: '5.x' },
+);

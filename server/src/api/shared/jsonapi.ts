@@ -113,17 +113,20 @@ export const sendFallbackError = (request: FastifyRequest, reply: FastifyReply, 
  * without parameters on every JSON:API answer, and the fallback error handling and negotiation for requests no API
  * plugin owns, which Fastify handles in the root context (unknown paths, errors before a route is known).
  */
-export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
-  app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+export const jsonApiPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  app.addHook('onRequest', async (request) => {
-    if (ownedByNoApi(request) && isJsonApiPath(request.url)) await negotiate(request);
-  });
+    app.addHook('onRequest', async (request) => {
+      if (ownedByNoApi(request) && isJsonApiPath(request.url)) await negotiate(request);
+    });
 
-  // Fastify appends "; charset=utf-8" to JSON-like types; JSON:API answers carry the media type without parameters.
-  app.addHook('onSend', async (_request, reply) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
-  });
+    // Fastify appends "; charset=utf-8" to JSON-like types; JSON:API answers carry the media type without parameters.
+    app.addHook('onSend', async (_request, reply) => {
+      if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
+    });
 
-  app.setErrorHandler(fallbackErrorHandlerOf(fallbackRenderer));
-});
+    app.setErrorHandler(fallbackErrorHandlerOf(fallbackRenderer));
+  },
+  { name: 'shopapi-jsonapi', fastify: '5.x' },
+);

@@ -188,42 +188,45 @@ function isEmpty(body: unknown): boolean {
 }
 
 /** Registered by the plugins of v2-style calls (api/v2, /status and /settings): applies to their routes only. */
-export const lenientBodyPlugin = fp(async (app: FastifyInstance) => {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, EMPTY);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(null, MALFORMED);
-    }
-  });
+export const lenientBodyPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = (body as string).trim();
+      if (text === '') return done(null, EMPTY);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(null, MALFORMED);
+      }
+    });
 
-  app.addHook('preValidation', async (request, reply) => {
-    const op = operationById(request.routeOptions.config.operationId!);
-    const query = request.query as Record<string, unknown> | undefined;
-    if (op.query && query && typeof query === 'object') {
-      request.query = normalise(query, op.query as Schema, {
-        warnings: request.warnings,
-        typed: false,
-        query: true,
-        path: [],
-      }) as typeof request.query;
-    } else if (query) {
-      for (const name in query) request.warnings.add('ignored', 'not a parameter of this call; not read', name);
-    }
-    if (!op.body || request.method === 'GET') return;
-    if (request.body === MALFORMED) return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2BadRequest);
-    // Form bodies arrive nested already (http/form-body.ts).
-    const raw = request.body;
-    // A body whose fields are all optional (shipment search) may be empty: no criteria.
-    const required = (op.body as Schema & { required?: string[] }).required ?? [];
-    if (isEmpty(raw) && required.length) return nok(reply, v2Messages.emptyValue, null);
-    const notes: Notes = { warnings: request.warnings, typed: !isForm(request), query: false, path: [] };
-    request.body = normalise(raw === EMPTY || raw === undefined || raw === null ? {} : raw, op.body as Schema, notes);
-  });
-});
+    app.addHook('preValidation', async (request, reply) => {
+      const op = operationById(request.routeOptions.config.operationId!);
+      const query = request.query as Record<string, unknown> | undefined;
+      if (op.query && query && typeof query === 'object') {
+        request.query = normalise(query, op.query as Schema, {
+          warnings: request.warnings,
+          typed: false,
+          query: true,
+          path: [],
+        }) as typeof request.query;
+      } else if (query) {
+        for (const name in query) request.warnings.add('ignored', 'not a parameter of this call; not read', name);
+      }
+      if (!op.body || request.method === 'GET') return;
+      if (request.body === MALFORMED) return reply.code(400).type('application/json').serializer(JSON.stringify).send(v2BadRequest);
+      // Form bodies arrive nested already (http/form-body.ts).
+      const raw = request.body;
+      // A body whose fields are all optional (shipment search) may be empty: no criteria.
+      const required = (op.body as Schema & { required?: string[] }).required ?? [];
+      if (isEmpty(raw) && required.length) return nok(reply, v2Messages.emptyValue, null);
+      const notes: Notes = { warnings: request.warnings, typed: !isForm(request), query: false, path: [] };
+      request.body = normalise(raw === EMPTY || raw === undefined || raw === null ? {} : raw, op.body as Schema, notes);
+    });
+  },
+  { name: 'shopapi-lenient-body', fastify: '5.x' },
+);
 
 /** The answer to a body that failed the contract's schema (Fastify's validation, after normalise): the NOK envelope. */
 export function lenientBodyRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {

@@ -1,4 +1,5 @@
 // The legacy v2 API as one encapsulated plugin: lenient parsing and the NOK envelope apply to its routes only.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import type { AppContext } from '../shared/context.ts';
@@ -9,7 +10,7 @@ import { v2ProductRoutes } from './products.ts';
 import { v2StockRoutes } from './stock.ts';
 import { v2PurchaseOrderRoutes } from './purchase-orders.ts';
 
-export async function v2Plugin(app: FastifyInstance, context: AppContext) {
+async function v2(app: FastifyInstance, context: AppContext) {
   await app.register(envelopeConventions);
   v2OrderRoutes(app, context);
   v2ShipmentRoutes(app, context);
@@ -18,3 +19,10 @@ export async function v2Plugin(app: FastifyInstance, context: AppContext) {
   v2StockRoutes(app, context);
   v2PurchaseOrderRoutes(app, context);
 }
+
+export const v2Plugin = fp(v2, {
+  name: 'shopapi-v2',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['shopapi-request-log', 'shopapi-bearer-auth', 'shopapi-rate-limit', 'shopapi-input-guard', 'shopapi-form-body'],
+});
