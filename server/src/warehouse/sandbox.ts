@@ -29,6 +29,16 @@ export async function shipNow(db: Db, services: ModuleServices, client: Client, 
   });
 }
 
+/** A step that would ship goods not on the shelf: receive them first, or ship the order now (the API words how). */
+export class ShortageRefusal extends DomainError {
+  constructor(
+    readonly shortage: string,
+    readonly orderId: number,
+  ) {
+    super({ code: '409', detail: `${shortage} Receive goods first, or ship the order now.` });
+  }
+}
+
 /** One step of one shipment now (an operator resolving an ERROR, or the next status or tracking stage). */
 export async function advanceShipment(
   db: Db,
@@ -45,11 +55,7 @@ export async function advanceShipment(
     try {
       result = await stepShipment(tx, services.eventPayloads, client, shipment, now, { correctShortage: false });
     } catch (error) {
-      if (error instanceof ShortageError)
-        throw domainError(
-          '409',
-          `${error.message} Receive goods first, or ship the order with POST /sandbox/orders/${shipment.orderId}/ship.`,
-        );
+      if (error instanceof ShortageError) throw new ShortageRefusal(error.message, shipment.orderId);
       throw error;
     }
     if (result === 'done') throw domainError('409', `Shipment ${shipment.id} has been delivered: nothing more happens to it.`);

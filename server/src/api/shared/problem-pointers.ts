@@ -2,6 +2,7 @@
 // with a JSON pointer into the request document the input was read from: by default its attributes, per operation
 // wherever else the document carries the input (included resources, relationships, a plain body).
 import { DomainError, type FieldPath, type Problem } from '../../platform/errors.ts';
+import { inApiWords } from './refusals.ts';
 import type { InputWarnings, WarningSink } from '../../platform/request-warnings.ts';
 
 /** The pointer into the request document for a path into the input read from it. */
@@ -54,7 +55,8 @@ const collectionOf = { order: 'orders' } as const;
  * the stored entity a problem is about.
  */
 export function locatedError(error: DomainError, locate: Locate, base?: string): DomainError {
-  const items = error.items.map((problem) => {
+  // Worded first: the located copy is a plain DomainError, which the error handler no longer recognises as a refusal.
+  const items = inApiWords(error).map((problem) => {
     let located = problem;
     if (problem.path && problem.pointer === undefined) {
       const pointer = locate(problem.path);
