@@ -1,5 +1,5 @@
 // Scenario 5: webhook dispatch into a receiver on 127.0.0.1 that answers 200. Drain: a backlog of 10 thousand due
-// deliveries sent by dispatchDue rounds; latency: events emitted at a steady rate while the server's dispatcher
+// deliveries of one client sent by dispatchDue (its share of the dispatcher: 8 sends at once); latency: events emitted at a steady rate while the server's dispatcher
 // (startDispatcher woken by NOTIFY on commit, as cli.ts start runs it) delivers them.
 import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
@@ -156,7 +156,7 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
     );
     lines.push(
       '',
-      "The dispatcher is woken when the event's transaction commits (LISTEN/NOTIFY; in PGlite the same, in-process) and books a batch's outcomes in one transaction; the 1 s interval only catches retries that fell due and lost notifications.",
+      "The dispatcher is woken when the event's transaction commits (LISTEN/NOTIFY; in PGlite the same, in-process), sends at most 8 deliveries of one client at once (holding 8 more claimed ahead), and books the outcomes finished meanwhile in one transaction at most every 100 ms; the 1 s interval only catches retries that fell due and lost notifications.",
     );
   } finally {
     await database.close();

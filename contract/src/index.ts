@@ -27,3 +27,4 @@ export * from './v2/returns.ts';
 export * from './v2/products.ts';
 export * from './v2/stock.ts';
 export * from './v2/purchase-orders.ts';
+export * from './scenarios.ts';

@@ -51,6 +51,20 @@ export const limits = {
   textMaxDefault: 10_000,
   /** Dates and times as text. */
   dateTextMax: 64,
+  /**
+   * The storage quota of one client by default (STORAGE_QUOTA_MIB): the bytes of its order attachments and product
+   * images together. Far above what an integration stores (a thousand 100 KB invoices and a hundred 1 MB images).
+   */
+  storageQuotaMibDefault: 512,
+  /**
+   * Webhooks one client may have, active or not (Stripe allows 16 per account): each event fans out to at most this
+   * many deliveries, and reactivating a webhook can never pass it.
+   */
+  webhooksPerClientMax: 20,
+  /** A delivery attempt (connect, headers and the answer's body together) counts as failed when it takes longer. */
+  webhookAttemptTimeoutSeconds: 10,
+  /** Of a receiver's answer the dispatcher reads and logs this many bytes; the rest is not read. */
+  webhookResponseMaxBytes: 2048,
   /** One advance of a client's sandbox clock (POST /sandbox/clock/advance): at most a year. */
   clockAdvanceMaxSeconds: 366 * 86_400,
   /**

@@ -7,7 +7,7 @@ import { shipmentOperations } from './v3/shipments.ts';
 import { productOperations } from './v3/products.ts';
 import { webhookOperations } from './v3/webhooks.ts';
 import { referenceCollectionOperations } from './v3/reference-collections.ts';
-import { sandboxOperations } from './sandbox.ts';
+import { sandboxOperations, scenarioOperations } from './sandbox.ts';
 import { sandboxSettingsOperations } from './sandbox-settings.ts';
 import { sandboxRequestOperations } from './sandbox-requests.ts';
 import { webhookDeliveryOperations } from './v3/webhook-deliveries.ts';
@@ -51,6 +51,7 @@ const declared = [
   ...v2ProductOperations,
   ...v2StockOperations,
   ...v2PurchaseOrderOperations,
+  ...scenarioOperations,
 ];
 
 export const operations: Operation[] = declared.map(strictQuery);

@@ -10,10 +10,10 @@ export const requestIdPattern = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 
 export const RequestWarning = Type.Object({
   kind: Type.Union(
-    ['ignored', 'alias', 'coerced', 'default'].map((k) => Type.Literal(k)),
+    ['ignored', 'alias', 'coerced', 'default', 'scenario'].map((k) => Type.Literal(k)),
     {
       description:
-        'ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out.',
+        'ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out; scenario: the test scenario an order or packing slip follows (a `sandbox-scenario:` marker, known or not), or why an order waits (its goods are not in stock).',
     },
   ),
   detail: Type.String(),

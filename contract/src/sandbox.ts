@@ -2,12 +2,22 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, defineOperation } from './operation.ts';
 import { limits } from './limits.ts';
-import { SingleDocument } from './jsonapi.ts';
+import { Resource, SelfLinks, SingleDocument } from './jsonapi.ts';
 import { Shipment, ShipmentItem } from './v3/shipments.ts';
 import { Inbound, InboundItem } from './v3/inbound.ts';
 import { ReturnItem } from './v3/returns.ts';
 import { Sku } from './formats.ts';
-import { clockStatuses, returnConditions } from './enums.ts';
+import {
+  clockStatuses,
+  inboundStatuses,
+  packingSlipStatuses,
+  returnConditions,
+  shipmentStatuses,
+  stockMutationTypes,
+  trackingStages,
+  trackingStatuses,
+} from './enums.ts';
+import { scenarioMarkerPrefix, scenarioNames, scenarioSubjects, scenarios } from './scenarios.ts';
 
 const tags = ['Sandbox'];
 
@@ -234,6 +244,167 @@ The warehouse catches up in short slices, taking turns with other clients' work,
     },
     responses: { 201: { description: 'The processed return items.', schema: Type.Object({ data: Type.Array(ReturnItem) }) } },
     errors: ['400', '401', '404', '404-1', '406', '409', '415'],
+  }),
+];
+
+const literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
+
+const ScenarioName = literals(scenarioNames, "The scenario's name: its id, and what follows `sandbox-scenario:` in a marker.");
+
+/** One point of a scenario's road, as GET /sandbox/scenarios lists it (contract/src/scenarios.ts ScenarioStep). */
+const ScenarioStepSchema = Type.Object({
+  at: Type.Integer({
+    minimum: 0,
+    description:
+      "Warehouse steps (SANDBOX_STEP_SECONDS of your clock each, 30 s by default) after the subject entered the warehouse: the shipment was created, or the packing slip's goods arrived.",
+  }),
+  after: Type.Optional(
+    Type.Literal('goodsReceived', {
+      description: '`at` counts from the moment an inbound brings the goods the order waited for (its next shipment is created then).',
+    }),
+  ),
+  shipment: Type.Optional(Type.Integer({ minimum: 1, description: 'Which shipment of the order, for roads with more than one.' })),
+  status: Type.Optional(literals(shipmentStatuses, "The shipment's status.")),
+  trackingStage: Type.Optional(literals([...trackingStages, 'RETURNED'], "The shipment's `tracking.stage`.")),
+  trackingStatus: Type.Optional(literals(trackingStatuses, "The shipment's `tracking.status`.")),
+  trackTraceCode: Type.Optional(Type.Integer({ description: 'The v2 track-trace code (`currentTrackTraceStatus`).' })),
+  packingSlipStatus: Type.Optional(literals(packingSlipStatuses)),
+  inboundStatus: Type.Optional(literals(inboundStatuses)),
+  events: Type.Array(Type.String(), { maxItems: 10, description: 'Webhook events sent at this moment, in order.' }),
+  stockMutations: Type.Optional(Type.Array(literals(stockMutationTypes), { maxItems: 10, description: 'Stock mutation types booked.' })),
+  description: Type.String(),
+});
+
+const ScenarioResource = Type.Object(
+  {
+    type: Type.Literal('scenario'),
+    id: ScenarioName,
+    attributes: Type.Object({
+      title: Type.String(),
+      description: Type.String(),
+      subject: literals(scenarioSubjects, 'What the road is about: an order (and its shipments) or a packing slip (and its inbound).'),
+      trigger: Type.Object({
+        marker: Type.Boolean({
+          description: `\`${scenarioMarkerPrefix}<name>\` as the whole value of a free field (v3 \`metadata.extra1\`…\`extra5\`, v2 \`Extra1\`…\`Extra5\`) sets it on create; for orders PUT /sandbox/orders/{id}/scenario does too.`,
+        }),
+        condition: Type.Optional(Type.String({ description: 'The data that takes this road by itself.' })),
+      }),
+      steps: Type.Array(ScenarioStepSchema, { maxItems: 40 }),
+    }),
+  },
+  { title: 'scenario' },
+);
+
+const WaitingForStock = Type.Array(
+  Type.Object({
+    sku: Sku,
+    quantity: Type.Integer({ minimum: 1, description: "Units ordered that free stock in the order's warehouse does not cover." }),
+  }),
+  {
+    maxItems: limits.orderItemsMax,
+    description: 'What the order waits for before it can ship (empty when nothing is missing or the order is under way or fulfilled).',
+  },
+);
+
+const OrderScenarioAttributes = Type.Object({
+  name: Type.Union([ScenarioName, Type.Null()], { description: 'The scenario the order follows; null: the ordinary road.' }),
+  setBy: Type.Union([Type.Literal('marker'), Type.Literal('control'), Type.Literal('condition'), Type.Null()], {
+    description:
+      '`marker`: a `sandbox-scenario:` free field on create; `control`: PUT /sandbox/orders/{id}/scenario; `condition`: the data itself (goods not in stock, allowPartialDelivery, a pick-up point); null on the ordinary road.',
+  }),
+  waitingForStock: WaitingForStock,
+  reached: Type.Array(
+    Type.Object({
+      shipment: Type.Integer({ minimum: 1, description: 'Which shipment of the order, 1 for the first.' }),
+      shipmentId: Type.Integer({ minimum: 1 }),
+      at: Type.Integer({ minimum: 0, description: 'The last step of the road this shipment reached (see GET /sandbox/scenarios).' }),
+      status: literals(shipmentStatuses),
+      trackingStage: Type.Union([literals([...trackingStages, 'RETURNED']), Type.Null()]),
+    }),
+    { maxItems: 100, description: "Where the order's shipments are on the road, one entry per shipment, oldest first." },
+  ),
+  problem: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why a shipment of the order is in ERROR, when the road put it there.',
+  }),
+});
+
+const OrderScenario = Resource('orderScenario', OrderScenarioAttributes, undefined, "The road an order follows; its id is the order's.");
+
+/** Scenarios an operator can set on an order: those with a marker whose subject is an order. */
+const settable = scenarios.filter((s) => s.subject === 'order' && s.trigger.marker).map((s) => s.name);
+
+export const scenarioOperations = [
+  defineOperation({
+    operationId: 'sandboxListScenarios',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/sandbox/scenarios',
+    tags,
+    auth: true,
+    success: 200,
+    summary: 'List the test scenarios (sandbox)',
+    description: `Every road an order or a packing slip can take in the simulated warehouse, with its trigger and its sequence of statuses, tracking stages, v2 track-trace codes, webhook events and stock mutations, in clock order. The simulator follows this same list. Start one with \`${scenarioMarkerPrefix}<name>\` as the whole value of a free field (v3 \`metadata.extra1\`…\`extra5\`, v2 \`Extra1\`…\`Extra5\`) of a new order or packing slip, or for an order with PUT /sandbox/orders/{id}/scenario. The list is the same for every client and has no paging.`,
+    responses: {
+      200: {
+        description: 'The scenarios.',
+        schema: Type.Object({ data: Type.Array(ScenarioResource, { maxItems: scenarioNames.length }), links: Type.Optional(SelfLinks) }),
+      },
+    },
+    errors: ['401', '406'],
+  }),
+  defineOperation({
+    operationId: 'sandboxGetOrderScenario',
+    documents: ['v3'],
+    method: 'GET',
+    path: '/sandbox/orders/{id}/scenario',
+    tags,
+    auth: true,
+    success: 200,
+    summary: "Read an order's scenario (sandbox)",
+    description:
+      "Which road the order follows (a scenario set by a marker or this API, one that follows from its data, or the ordinary road), what it waits for when its goods are not in stock, and how far each of its shipments got on the road. Reading it changes nothing. Another client's order answers 404.",
+    params: IdParams,
+    responses: { 200: { description: "The order's road.", schema: SingleDocument(OrderScenario) } },
+    errors: ['401', '404-5', '406'],
+  }),
+  defineOperation({
+    operationId: 'sandboxSetOrderScenario',
+    documents: ['v3'],
+    method: 'PUT',
+    path: '/sandbox/orders/{id}/scenario',
+    tags,
+    auth: true,
+    success: 200,
+    summary: "Set an order's scenario (sandbox)",
+    description: `Puts the order on a scenario's road without touching its data, for tests that cannot add a marker: one of ${settable.map((n) => `\`${n}\``).join(', ')}, or null for the ordinary road. Allowed until the order's first shipment ships: afterwards, or once the order is fulfilled, 409. A shipment already under way follows the new road from the step it reached. A name that is not in the catalogue, a scenario that follows from data (waits-for-stock, partial-delivery) or about packing slips, or customs for a destination inside the EU answers 422 with a pointer to \`/data/attributes/name\`. While your clock is advancing (\`POST /sandbox/clock/advance\` answered 202) it answers 409.`,
+    params: IdParams,
+    body: Type.Object(
+      {
+        data: Type.Object(
+          {
+            type: Type.Literal('orderScenario'),
+            id: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 20 })], { description: "The order's id, if given." })),
+            attributes: Type.Object(
+              {
+                name: Type.Union([Type.String({ maxLength: 100 }), Type.Null()], {
+                  description: 'A scenario name from GET /sandbox/scenarios, or null for the ordinary road.',
+                }),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    requestExample: { data: { type: 'orderScenario', attributes: { name: 'first-attempt-failed' } } },
+    responses: { 200: { description: "The order's road now.", schema: SingleDocument(OrderScenario) } },
+    errors: ['400', '401', '404-5', '406', '409', '415', '422'],
   }),
 ];
 

@@ -23,6 +23,7 @@ import { serializeError } from './platform/log-serializers.ts';
 import { buildProgressReader } from './platform/build-progress.ts';
 import { hostPlugin } from './api/shared/host.ts';
 import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
+import { unreadBodiesPlugin } from './api/shared/unread-bodies.ts';
 import { baseUrl } from './api/shared/query.ts';
 import type { AppContext } from './api/shared/context.ts';
 import { TokenCache } from './modules/clients/token-cache.ts';
@@ -120,6 +121,8 @@ export async function buildApp(opts: {
   // sent (no inflating of Content-Encoding), as before.
   await app.register(compress, { encodings: ['br', 'gzip'], globalDecompression: false });
   await app.register(hostPlugin);
+  // Refusals sent before the body was read keep the connection usable and readable (multipart limits, oversized bodies).
+  await app.register(unreadBodiesPlugin);
   await app.register(formBodyPlugin);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db, tokenCache: services.tokenCache });

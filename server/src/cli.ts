@@ -128,19 +128,23 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   const app = await buildApp({ db: database.db, config, services, paceWarehouse: true });
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
+    concurrency: config.webhookConcurrency,
+    perClientConcurrency: config.webhookConcurrencyPerClient,
     intervalMs: 1000,
     onAttempt: app.metrics.recordDeliveryAttempt,
-    onError: (error) => app.log.error({ err: error }, 'webhook dispatch round failed'),
+    onError: (error) => app.log.error({ err: error }, 'webhook dispatch failed'),
   });
   // Woken when deliveries commit (from any process on PostgreSQL); the interval stays as the fallback.
   const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) =>
     app.log.warn({ err: error }, 'webhook wake-ups lost; deliveries go out on the 1 s interval'),
   );
-  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop()]).then(() => undefined));
+  // The embedded database's vacuum and checkpoints (PostgreSQL runs its own).
+  const upkeep = database.startUpkeep((error) => app.log.warn({ err: error }, 'database upkeep failed; it runs again in a few seconds'));
+  app.addHook('onClose', () => Promise.all([stopListening(), dispatcher.stop(), upkeep.stop()]).then(() => undefined));
   // CLI commands that are running finish first (new ones wait for the folder and run on their own once this process
   // has gone). app.close() stops accepting connections, closes idle keep-alive ones, waits for requests in flight, then
-  // runs the onClose hooks: the dispatcher finishes the batch it holds and the warehouse its slice. The database closes
-  // next, and the data folder is released last.
+  // runs the onClose hooks: the dispatcher sends what it holds (within two attempt deadlines) and the warehouse finishes
+  // its slice. The database closes next, and the data folder is released last.
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests and deliveries');
     try {

@@ -1,5 +1,6 @@
 // Configuration from the environment, with the defaults the README documents.
 import { limits } from '@shopapi/contract';
+import { dispatcherDefaults } from './modules/webhooks/dispatcher.ts';
 
 export interface Config {
   port: number;
@@ -43,6 +44,12 @@ export interface Config {
   requestLogMaxAgeHours: number;
   /** Of each request and answer body, the log keeps this many bytes. */
   requestLogBodyMaxBytes: number;
+  /** What one client's attachments and product images may take together, in bytes (STORAGE_QUOTA_MIB); 0: no quota. */
+  storageQuotaBytes: number;
+  /** Webhook deliveries one process holds at once: being sent, or claimed and waiting for a place of their client. */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one client one process sends at once (it holds twice as many): its share, whatever its receivers do. */
+  webhookConcurrencyPerClient: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -89,6 +96,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     requestLogMaxPerClient: intFrom('REQUEST_LOG_MAX_PER_CLIENT', 1000),
     requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
     requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
+    storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
+    webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
+    webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
     ...overrides,
   };
 }

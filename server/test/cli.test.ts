@@ -111,7 +111,7 @@ describe('npm run cli -- client', () => {
       '--settings',
       settingsFile('shop.json', shopSettings),
     );
-    expect(Number(created.stdout.trim().split('\n').pop())).toBeGreaterThan(0);
+    expect(created.stdout).toMatch(/^Created client \d+ \(shop-settings\)\.\n$/);
     const document = settingsFile('document.json', {
       data: { type: 'sandboxSettings', attributes: { countries: [{ code: 'NL', name: 'Nederland' }] } },
     });

@@ -15,6 +15,7 @@ import { emitEvent } from '../src/modules/webhooks/outbox.ts';
 import { deliveriesChannel, dispatchDue, maxAttempts, retryDelaysSeconds, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts';
+import { createWebhook, emit } from './support/webhook-outbox.ts';
 import { freePort } from './support/ports.ts';
 import { createProducts, orderDocument, uniqueNumber } from './support/fixtures.ts';
 
@@ -36,41 +37,12 @@ beforeEach(() => {
   receiver.answer = 200;
 });
 
-/** A webhook row as the webhooks service stores it, with its own secret and receiver path. */
-async function createWebhook(db: Db, clientId: number, event: string, path: string) {
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const [row] = await db
-    .insert(schema.webhooks)
-    .values({
-      clientId,
-      entity: event.split('.')[0],
-      event,
-      targetUrl: receiver.url(path),
-      secret,
-    })
-    .returning();
-  receiver.secrets.set(path, secret);
-  return row;
-}
-
-async function emit(db: Db, clientId: number, type: string, entityId: number, status: string) {
-  await db.transaction(async (tx) => {
-    await emitEvent(tx as unknown as Db, clientId, {
-      type,
-      entity: 'shipment',
-      entityId,
-      occurredOn: new Date(),
-      data: { type: 'shipment', id: entityId, attributes: { status } },
-    });
-  });
-}
-
 const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
 describe('delivery', () => {
   it('POSTs each event to every subscribed webhook, in order, signed per Standard Webhooks', async () => {
-    const created = await createWebhook(sb.database.db, client.id, 'shipment.created.3', '/order-1/created');
-    const shipped = await createWebhook(sb.database.db, client.id, 'shipment.shipped.3', '/order-1/shipped');
+    const created = await createWebhook(receiver, sb.database.db, client.id, 'shipment.created.3', '/order-1/created');
+    const shipped = await createWebhook(receiver, sb.database.db, client.id, 'shipment.shipped.3', '/order-1/shipped');
     await emit(sb.database.db, client.id, 'shipment.created.3', 101, 'READY_TO_PICK');
     await emit(sb.database.db, client.id, 'shipment.readyToShip.3', 101, 'READY_TO_SHIP');
     await emit(sb.database.db, client.id, 'shipment.shipped.3', 101, 'SHIPPED');
@@ -107,7 +79,7 @@ describe('delivery', () => {
   });
 
   it('writes nothing when the transaction that emits rolls back', async () => {
-    await createWebhook(sb.database.db, client.id, 'shipment.readyToPick.3', '/rollback');
+    await createWebhook(receiver, sb.database.db, client.id, 'shipment.readyToPick.3', '/rollback');
     await sb.database.db
       .transaction(async (tx) => {
         await emitEvent(tx as unknown as Db, client.id, {
@@ -124,7 +96,7 @@ describe('delivery', () => {
   });
 
   it('retries other answers with backoff until a 200, and every event arrives once by webhook-id', async () => {
-    await createWebhook(sb.database.db, client.id, 'shipment.readyToShip.3', '/flaky');
+    await createWebhook(receiver, sb.database.db, client.id, 'shipment.readyToShip.3', '/flaky');
     receiver.answer = 500;
     for (let id = 201; id <= 203; id++) await emit(sb.database.db, client.id, 'shipment.readyToShip.3', id, 'READY_TO_SHIP');
     expect(await dispatchDue(sb.database.db, options)).toEqual({ attempted: 3, delivered: 0 });
@@ -146,7 +118,7 @@ describe('delivery', () => {
   });
 
   it('shows in the delivery log the raw body sent and the signature headers of every attempt', async () => {
-    const webhook = await createWebhook(sb.database.db, client.id, 'shipment.delivered.3', '/log-detail');
+    const webhook = await createWebhook(receiver, sb.database.db, client.id, 'shipment.delivered.3', '/log-detail');
     receiver.answer = 500;
     await emit(sb.database.db, client.id, 'shipment.delivered.3', 251, 'DELIVERED');
     await dispatchDue(sb.database.db, options);
@@ -176,7 +148,7 @@ describe('delivery', () => {
   });
 
   it('deactivates a webhook whose delivery failed every attempt; redelivery after reactivation keeps the event id', async () => {
-    const webhook = await createWebhook(sb.database.db, client.id, 'shipment.created.3', '/dead');
+    const webhook = await createWebhook(receiver, sb.database.db, client.id, 'shipment.created.3', '/dead');
     receiver.answer = 503;
     await emit(sb.database.db, client.id, 'shipment.created.3', 301, 'READY_TO_PICK');
     let at = Date.now();
@@ -206,7 +178,7 @@ describe('delivery', () => {
   });
 
   it('refuses loopback targets when private targets are not allowed', async () => {
-    const webhook = await createWebhook(sb.database.db, client.id, 'shipment.shipped.3', '/private');
+    const webhook = await createWebhook(receiver, sb.database.db, client.id, 'shipment.shipped.3', '/private');
     await emit(sb.database.db, client.id, 'shipment.shipped.3', 401, 'SHIPPED');
     // Both shipment.shipped.3 webhooks of the client point at the loopback receiver.
     expect(await dispatchDue(sb.database.db, { ...options, allowPrivateTargets: false })).toEqual({ attempted: 2, delivered: 0 });
@@ -237,7 +209,7 @@ describe('wake-up on commit', () => {
     const dispatcher = startDispatcher(listening.db, { ...options, intervalMs: 3_600_000, onError: (e) => errors.push(e) });
     const stopListening = await listening.listen(deliveriesChannel, dispatcher.wake, (e) => errors.push(e));
     try {
-      await createWebhook(sb.database.db, own.id, 'shipment.shipped.3', '/woken');
+      await createWebhook(receiver, sb.database.db, own.id, 'shipment.shipped.3', '/woken');
       const arrivals: Received[] = [];
       for (let n = 1; n <= 3; n++) {
         const arrived = receiver.nextRequest('/woken');
@@ -289,7 +261,7 @@ describe('payloads', () => {
     const call = (method: string, url: string, body?: unknown) => sb.call(method, url, { token: owner.token, body });
     const pathOf = (event: string) => `/payloads/${owner.id}/${event}`;
     const events = [...webhookEvents.shipment, ...webhookEvents.inbound];
-    for (const event of events) await createWebhook(sb.database.db, owner.id, event, pathOf(event));
+    for (const event of events) await createWebhook(receiver, sb.database.db, owner.id, event, pathOf(event));
     const arrived = new Map<string, string[]>();
     /** Sends what is due; the data of what arrived, by event type in order, each also as the events table holds it. */
     async function deliver() {
@@ -423,7 +395,7 @@ describe('a server process killed during delivery', () => {
     // The event is in the outbox before the process starts, as if an earlier process had written it.
     const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, poolSize: 1 } : { dataDir });
     const owner = await createClient(database.db, { username: `killed-${randomBytes(3).toString('hex')}`, password: 'a long password' });
-    await createWebhook(database.db, owner.id, 'shipment.shipped.3', '/killed');
+    await createWebhook(receiver, database.db, owner.id, 'shipment.shipped.3', '/killed');
     await emit(database.db, owner.id, 'shipment.shipped.3', 501, 'SHIPPED');
     await database.close();
 
@@ -437,7 +409,7 @@ describe('a server process killed during delivery', () => {
     receiver.answer = 200;
     const redelivered = receiver.nextRequest();
     server = await startServer(env);
-    // The killed attempt's lease (20 s) runs out, then the restarted process sends the event again.
+    // The killed attempt's lease (30 s) runs out, then the restarted process sends the event again.
     const second = await redelivered;
     expect(second.id).toBe(first.id);
     expect(second.verified).toBe(true);

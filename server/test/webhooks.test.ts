@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { webhookEvents } from '@shopapi/contract';
+import { limits, webhookEvents } from '@shopapi/contract';
 import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 
@@ -166,6 +166,41 @@ describe('GET /v3/webhooks', () => {
     expect(first.body.data.map((w: { id: number }) => w.id)).toEqual(ids.slice(0, 2));
     const next = await sb.call('GET', first.body.links.next.replace('http://sandbox.test', ''), { token: other.token });
     expect(next.body.data.map((w: { id: number }) => w.id)).toEqual(ids.slice(2));
+  });
+});
+
+describe(`at most ${limits.webhooksPerClientMax} webhooks per client`, () => {
+  const max = limits.webhooksPerClientMax;
+  const count = async (token: string) => (await sb.call('GET', '/v3/webhooks', { token })).body.data.length;
+
+  it('refuses one more with 409 naming the limit and the count, inactive ones included, and writes nothing', async () => {
+    const own = await sb.newClient();
+    const ids: number[] = [];
+    for (let i = 0; i < max - 1; i++) ids.push((await post({}, sb, own.token)).body.data.id);
+    const inactive = (await post({ isActive: false }, sb, own.token)).body.data.id;
+    const refused = await post({}, sb, own.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        code: '409',
+        detail: `You have ${max} webhooks, the most a client may have (${max}); delete one before registering another.`,
+      }),
+    ]);
+    expect(await count(own.token)).toBe(max);
+    // Inactive webhooks count already, so switching one on never passes the limit.
+    expect((await put(inactive, { isActive: true }, own.token)).status).toBe(200);
+    // A deletion makes room.
+    expect((await sb.call('DELETE', `/v3/webhooks/${ids[0]}`, { token: own.token })).status).toBe(204);
+    expect((await post({}, sb, own.token)).status).toBe(201);
+    expect(await count(own.token)).toBe(max);
+  });
+
+  it('holds when registrations race: of ten at once, one takes the last place', async () => {
+    const own = await sb.newClient();
+    for (let i = 0; i < max - 1; i++) expect((await post({}, sb, own.token)).status).toBe(201);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post({}, sb, own.token)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(await count(own.token)).toBe(max);
   });
 });
 

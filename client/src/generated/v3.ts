@@ -207,7 +207,7 @@ export type paths = {
         put?: never;
         /**
          * Attach a PDF to an order
-         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
+         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (512 MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
          */
         post: operations["createOrderAttachment"];
         delete?: never;
@@ -355,7 +355,7 @@ export type paths = {
         put?: never;
         /**
          * Upload the product image
-         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later.
+         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (512 MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take.
          */
         post: operations["uploadProductImage"];
         delete?: never;
@@ -379,7 +379,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook
-         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+         * @description Subscribes a target URL to one event of one entity (shipment: shipment.created.3, shipment.readyToPick.3, shipment.readyToShip.3, shipment.shipped.3; inbound: inbound.processing, inbound.checking, inbound.checkingUpdate, inbound.checked, inbound.processed). The answer carries the signing secret (`secret`, Standard Webhooks format `whsec_...`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS). A client may have at most 20 webhooks, active or not: one more answers 409 until you delete one.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1047,7 +1047,9 @@ export type paths = {
          *
          *     `data` is the shipment or inbound resource object as `GET /v3/shipments/{id}` or `GET /v3/inbounds/{id}` returned it when the
          *     event happened; `timestamp` is that moment. Answer **200** to acknowledge. Any other answer, or none within 10 seconds, is
-         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). When the last attempt fails too,
+         *     retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). The 10 seconds cover
+         *     the whole attempt, from connecting to the end of your answer: answer promptly and do the work afterwards. Of your answer's body the
+         *     first 2 KiB are read and shown in the delivery log; the rest is not read (the connection is closed). When the last attempt fails too,
          *     the webhook is deactivated (`isActive` false); `PUT` it with `isActive` true to switch it on again. Delivery is *at least
          *     once*: the same event can arrive twice, always with the same `webhook-id`, so keep the ids you have handled and skip repeats.
          *     Events of one entity are sent in the order they happened; after a retry an older event can arrive later, so compare
@@ -1154,6 +1156,50 @@ export type paths = {
          * @description Queues the delivery's event again as a new delivery, sent within seconds with the same `webhook-id`, so a receiver that deduplicates handles it once. An inactive webhook answers 409: reactivate it first with PUT and `isActive` true.
          */
         post: operations["sandboxRedeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the test scenarios (sandbox)
+         * @description Every road an order or a packing slip can take in the simulated warehouse, with its trigger and its sequence of statuses, tracking stages, v2 track-trace codes, webhook events and stock mutations, in clock order. The simulator follows this same list. Start one with `sandbox-scenario:<name>` as the whole value of a free field (v3 `metadata.extra1`…`extra5`, v2 `Extra1`…`Extra5`) of a new order or packing slip, or for an order with PUT /sandbox/orders/{id}/scenario. The list is the same for every client and has no paging.
+         */
+        get: operations["sandboxListScenarios"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/orders/{id}/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an order's scenario (sandbox)
+         * @description Which road the order follows (a scenario set by a marker or this API, one that follows from its data, or the ordinary road), what it waits for when its goods are not in stock, and how far each of its shipments got on the road. Reading it changes nothing. Another client's order answers 404.
+         */
+        get: operations["sandboxGetOrderScenario"];
+        /**
+         * Set an order's scenario (sandbox)
+         * @description Puts the order on a scenario's road without touching its data, for tests that cannot add a marker: one of `split`, `warehouse-problem`, `first-attempt-failed`, `pick-up-point`, `refused-returned`, `customs`, `lots-and-serials`, `damaged-return`, or null for the ordinary road. Allowed until the order's first shipment ships: afterwards, or once the order is fulfilled, 409. A shipment already under way follows the new road from the step it reached. A name that is not in the catalogue, a scenario that follows from data (waits-for-stock, partial-delivery) or about packing slips, or customs for a destination inside the EU answers 422 with a pointer to `/data/attributes/name`. While your clock is advancing (`POST /sandbox/clock/advance` answered 202) it answers 409.
+         */
+        put: operations["sandboxSetOrderScenario"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5329,6 +5375,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -5751,7 +5836,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -6064,7 +6149,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -8424,6 +8509,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description 413: Payload Too Large. */
+            413: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
             /** @description 415: Unsupported Media Type. */
             415: {
                 headers: {
@@ -8899,6 +9023,45 @@ export interface operations {
             };
             /** @description 406: Not Acceptable. */
             406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description You already have 20 webhooks, the most a client may have; the detail gives the count. */
+            409: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;
@@ -15031,7 +15194,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -16307,7 +16470,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -16683,7 +16846,7 @@ export interface operations {
                                 tracking: {
                                     carrier: string | null;
                                     number: string | null;
-                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT") | null;
+                                    stage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
                                     status: ("OK" | "ERROR" | "WARNING") | null;
                                     url: string | null;
                                 } | null;
@@ -18365,8 +18528,8 @@ export interface operations {
                                 /** @description From the request's arrival to the answer being sent. */
                                 durationMs: number;
                                 warnings: {
-                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out. */
-                                    kind: "ignored" | "alias" | "coerced" | "default";
+                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out; scenario: the test scenario an order or packing slip follows (a `sandbox-scenario:` marker, known or not), or why an order waits (its goods are not in stock). */
+                                    kind: "ignored" | "alias" | "coerced" | "default" | "scenario";
                                     detail: string;
                                     /** @description Where in the request: a JSON pointer into the body as sent, or a query parameter. */
                                     source?: string;
@@ -18573,8 +18736,8 @@ export interface operations {
                                 /** @description From the request's arrival to the answer being sent. */
                                 durationMs: number;
                                 warnings: {
-                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out. */
-                                    kind: "ignored" | "alias" | "coerced" | "default";
+                                    /** @description ignored: a key or parameter the server does not read; alias: a deprecated name it read as the documented one; coerced: a value it converted (a number sent as text, a vat fraction, a house number taken from the street); default: a value it filled in because the request left it out; scenario: the test scenario an order or packing slip follows (a `sandbox-scenario:` marker, known or not), or why an order waits (its goods are not in stock). */
+                                    kind: "ignored" | "alias" | "coerced" | "default" | "scenario";
                                     detail: string;
                                     /** @description Where in the request: a JSON pointer into the body as sent, or a query parameter. */
                                     source?: string;
@@ -18849,6 +19012,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19132,6 +19296,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19403,6 +19568,7 @@ export interface operations {
                                         /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
                                         "webhook-signature": string;
                                     } | null;
+                                    responseBody: string | null;
                                 }[];
                             };
                             relationships: {
@@ -19588,6 +19754,804 @@ export interface operations {
             };
             /** @description 409: Conflict. */
             409: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sandboxListScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scenarios. */
+            200: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @constant */
+                            type: "scenario";
+                            /** @description The scenario's name: its id, and what follows `sandbox-scenario:` in a marker. */
+                            id: "waits-for-stock" | "partial-delivery" | "split" | "warehouse-problem" | "first-attempt-failed" | "pick-up-point" | "refused-returned" | "customs" | "lots-and-serials" | "damaged-return" | "inbound-short" | "inbound-over";
+                            attributes: {
+                                title: string;
+                                description: string;
+                                /** @description What the road is about: an order (and its shipments) or a packing slip (and its inbound). */
+                                subject: "order" | "packingSlip";
+                                trigger: {
+                                    /** @description `sandbox-scenario:<name>` as the whole value of a free field (v3 `metadata.extra1`…`extra5`, v2 `Extra1`…`Extra5`) sets it on create; for orders PUT /sandbox/orders/{id}/scenario does too. */
+                                    marker: boolean;
+                                    /** @description The data that takes this road by itself. */
+                                    condition?: string;
+                                };
+                                steps: {
+                                    /** @description Warehouse steps (SANDBOX_STEP_SECONDS of your clock each, 30 s by default) after the subject entered the warehouse: the shipment was created, or the packing slip's goods arrived. */
+                                    at: number;
+                                    /**
+                                     * @description `at` counts from the moment an inbound brings the goods the order waited for (its next shipment is created then).
+                                     * @constant
+                                     */
+                                    after?: "goodsReceived";
+                                    /** @description Which shipment of the order, for roads with more than one. */
+                                    shipment?: number;
+                                    /** @description The shipment's status. */
+                                    status?: "READY_TO_PICK" | "READY_TO_SORT" | "READY_TO_SHIP" | "SHIPPED" | "ERROR";
+                                    /** @description The shipment's `tracking.stage`. */
+                                    trackingStage?: "LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED";
+                                    /** @description The shipment's `tracking.status`. */
+                                    trackingStatus?: "OK" | "ERROR" | "WARNING";
+                                    /** @description The v2 track-trace code (`currentTrackTraceStatus`). */
+                                    trackTraceCode?: number;
+                                    packingSlipStatus?: "EXPECTED" | "IN_PROGRESS" | "CHECKING" | "CHECKED" | "COMPLETED";
+                                    inboundStatus?: "PROCESSING" | "CHECKING" | "CHECKED" | "COMPLETED";
+                                    /** @description Webhook events sent at this moment, in order. */
+                                    events: string[];
+                                    /** @description Stock mutation types booked. */
+                                    stockMutations?: ("INBOUND" | "MOVE" | "SHIPMENT" | "RETURN" | "CORRECTION" | "COMPOSITION" | "STATUS" | "QUALITY" | "EXPIRATION_DATE" | "RECEIVED_DATE" | "LOT_NUMBER" | "QUARANTINE")[];
+                                    description: string;
+                                }[];
+                            };
+                        }[];
+                        links?: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400: Bad Request. */
+            400: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 401: Unauthorized. */
+            401: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 406: Not Acceptable. */
+            406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sandboxGetOrderScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's road. */
+            200: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /**
+                         * orderScenario
+                         * @description The road an order follows; its id is the order's.
+                         */
+                        data: {
+                            /** @constant */
+                            type: "orderScenario";
+                            /**
+                             * @description Identifier assigned by the server.
+                             * @example 1
+                             */
+                            id: number;
+                            attributes: {
+                                /** @description The scenario the order follows; null: the ordinary road. */
+                                name: ("waits-for-stock" | "partial-delivery" | "split" | "warehouse-problem" | "first-attempt-failed" | "pick-up-point" | "refused-returned" | "customs" | "lots-and-serials" | "damaged-return" | "inbound-short" | "inbound-over") | null;
+                                /** @description `marker`: a `sandbox-scenario:` free field on create; `control`: PUT /sandbox/orders/{id}/scenario; `condition`: the data itself (goods not in stock, allowPartialDelivery, a pick-up point); null on the ordinary road. */
+                                setBy: "marker" | "control" | "condition" | null;
+                                /** @description What the order waits for before it can ship (empty when nothing is missing or the order is under way or fulfilled). */
+                                waitingForStock: {
+                                    /**
+                                     * @description Stock keeping unit: 2 to 80 printable characters, no leading or trailing space.
+                                     * @example SKU-TSHIRT-M
+                                     */
+                                    sku: string;
+                                    /** @description Units ordered that free stock in the order's warehouse does not cover. */
+                                    quantity: number;
+                                }[];
+                                /** @description Where the order's shipments are on the road, one entry per shipment, oldest first. */
+                                reached: {
+                                    /** @description Which shipment of the order, 1 for the first. */
+                                    shipment: number;
+                                    shipmentId: number;
+                                    /** @description The last step of the road this shipment reached (see GET /sandbox/scenarios). */
+                                    at: number;
+                                    status: "READY_TO_PICK" | "READY_TO_SORT" | "READY_TO_SHIP" | "SHIPPED" | "ERROR";
+                                    trackingStage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
+                                }[];
+                                /** @description Why a shipment of the order is in ERROR, when the road put it there. */
+                                problem: string | null;
+                            };
+                            links: {
+                                /** Format: uri */
+                                self: string;
+                            };
+                        };
+                        links?: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400: Bad Request. */
+            400: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 401: Unauthorized. */
+            401: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 404: Not Found; 404-5: Order not found. */
+            404: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 406: Not Acceptable. */
+            406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sandboxSetOrderScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "orderScenario",
+                 *         "attributes": {
+                 *           "name": "first-attempt-failed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type: "orderScenario";
+                        /** @description The order's id, if given. */
+                        id?: number | string;
+                        attributes: {
+                            /** @description A scenario name from GET /sandbox/scenarios, or null for the ordinary road. */
+                            name: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The order's road now. */
+            200: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /**
+                         * orderScenario
+                         * @description The road an order follows; its id is the order's.
+                         */
+                        data: {
+                            /** @constant */
+                            type: "orderScenario";
+                            /**
+                             * @description Identifier assigned by the server.
+                             * @example 1
+                             */
+                            id: number;
+                            attributes: {
+                                /** @description The scenario the order follows; null: the ordinary road. */
+                                name: ("waits-for-stock" | "partial-delivery" | "split" | "warehouse-problem" | "first-attempt-failed" | "pick-up-point" | "refused-returned" | "customs" | "lots-and-serials" | "damaged-return" | "inbound-short" | "inbound-over") | null;
+                                /** @description `marker`: a `sandbox-scenario:` free field on create; `control`: PUT /sandbox/orders/{id}/scenario; `condition`: the data itself (goods not in stock, allowPartialDelivery, a pick-up point); null on the ordinary road. */
+                                setBy: "marker" | "control" | "condition" | null;
+                                /** @description What the order waits for before it can ship (empty when nothing is missing or the order is under way or fulfilled). */
+                                waitingForStock: {
+                                    /**
+                                     * @description Stock keeping unit: 2 to 80 printable characters, no leading or trailing space.
+                                     * @example SKU-TSHIRT-M
+                                     */
+                                    sku: string;
+                                    /** @description Units ordered that free stock in the order's warehouse does not cover. */
+                                    quantity: number;
+                                }[];
+                                /** @description Where the order's shipments are on the road, one entry per shipment, oldest first. */
+                                reached: {
+                                    /** @description Which shipment of the order, 1 for the first. */
+                                    shipment: number;
+                                    shipmentId: number;
+                                    /** @description The last step of the road this shipment reached (see GET /sandbox/scenarios). */
+                                    at: number;
+                                    status: "READY_TO_PICK" | "READY_TO_SORT" | "READY_TO_SHIP" | "SHIPPED" | "ERROR";
+                                    trackingStage: ("LABELLED" | "ACCEPTED" | "SORTED" | "IN_DELIVERY" | "AT_PUP" | "DELIVERED" | "1ST_ATTEMPT" | "RETURNED") | null;
+                                }[];
+                                /** @description Why a shipment of the order is in ERROR, when the road put it there. */
+                                problem: string | null;
+                            };
+                            links: {
+                                /** Format: uri */
+                                self: string;
+                            };
+                        };
+                        links?: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400: Bad Request. */
+            400: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 401: Unauthorized. */
+            401: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 404: Not Found; 404-5: Order not found. */
+            404: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 406: Not Acceptable. */
+            406: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 409: Conflict. */
+            409: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 415: Unsupported Media Type. */
+            415: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 422: Order already fulfilled. */
+            422: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;

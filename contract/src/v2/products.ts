@@ -43,7 +43,7 @@ const productFields = {
       contentEncoding: 'base64',
       maxLength: 2 * limits.v2EncodedImageMaxBytes,
       pattern: '^[A-Za-z0-9+/=\\s]*$',
-      description: `The product image, base64: png, jpeg, gif, bmp, webp or Photoshop, at most ${limits.v2EncodedImageMaxBytes / 1024} KB.`,
+      description: `The product image, base64: png, jpeg, gif, bmp, webp or Photoshop, at most ${limits.v2EncodedImageMaxBytes / 1024} KB. It counts towards your storage quota (${limits.storageQuotaMibDefault} MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 400 NOK, naming the quota and what your files take.`,
     }),
   ),
   supplierCode: text(100),

@@ -35,7 +35,12 @@ export const ShipmentAttributes = Type.Object({
     Type.Object({
       carrier: nullableString,
       number: nullableString,
-      stage: Nullable(Type.Union(trackingStages.map((s) => Type.Literal(s)))),
+      stage: Nullable(
+        Type.Union(
+          [...trackingStages, 'RETURNED'].map((s) => Type.Literal(s)),
+          { description: "The carrier's stage; RETURNED (descriptive) for a parcel back at the warehouse after the consumer refused it." },
+        ),
+      ),
       status: Nullable(Type.Union(trackingStatuses.map((s) => Type.Literal(s)))),
       url: Nullable(Type.String({ format: 'uri' })),
     }),

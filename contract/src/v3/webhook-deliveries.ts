@@ -1,6 +1,7 @@
 // Webhook delivery: how events reach a target and how to verify them, and the sandbox's delivery log and redelivery.
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../formats.ts';
+import { limits } from '../limits.ts';
 import { CollectionDocument, MAX_ID, Resource, SingleDocument, ToOne } from '../jsonapi.ts';
 import { IdParams, PageQuery, defineOperation } from '../operation.ts';
 
@@ -15,8 +16,10 @@ Each event is POSTed to the webhook's \`targetUrl\` as JSON:
 \`\`\`
 
 \`data\` is the shipment or inbound resource object as \`GET /v3/shipments/{id}\` or \`GET /v3/inbounds/{id}\` returned it when the
-event happened; \`timestamp\` is that moment. Answer **200** to acknowledge. Any other answer, or none within 10 seconds, is
-retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). When the last attempt fails too,
+event happened; \`timestamp\` is that moment. Answer **200** to acknowledge. Any other answer, or none within ${limits.webhookAttemptTimeoutSeconds} seconds, is
+retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts over about 27 hours). The ${limits.webhookAttemptTimeoutSeconds} seconds cover
+the whole attempt, from connecting to the end of your answer: answer promptly and do the work afterwards. Of your answer's body the
+first ${limits.webhookResponseMaxBytes / 1024} KiB are read and shown in the delivery log; the rest is not read (the connection is closed). When the last attempt fails too,
 the webhook is deactivated (\`isActive\` false); \`PUT\` it with \`isActive\` true to switch it on again. Delivery is *at least
 once*: the same event can arrive twice, always with the same \`webhook-id\`, so keep the ids you have handled and skip repeats.
 Events of one entity are sent in the order they happened; after a retry an older event can arrive later, so compare
@@ -127,6 +130,12 @@ export const WebhookDelivery = Resource(
             },
             { description: 'The signature headers exactly as sent on this attempt; null for attempts logged before they were kept.' },
           ),
+        ),
+        responseBody: Nullable(
+          Type.String({
+            maxLength: limits.webhookResponseMaxBytes,
+            description: `The start of the body your target answered, as UTF-8 text: at most its first ${limits.webhookResponseMaxBytes} bytes (the rest is not read). Null when no answer came, and for attempts logged before answers were kept.`,
+          }),
         ),
       }),
       { description: 'Every attempt, oldest first.' },

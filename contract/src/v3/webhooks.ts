@@ -1,6 +1,7 @@
 // v3 webhooks: subscriptions that push shipment and inbound events to a target URL.
 import { Type } from '@sinclair/typebox';
 import { webhookEvents } from '../enums.ts';
+import { limits } from '../limits.ts';
 import { CollectionDocument, RequestId, Resource, SingleDocument } from '../jsonapi.ts';
 import { IdParams, PageQuery, defineOperation } from '../operation.ts';
 
@@ -94,7 +95,7 @@ export const webhookOperations = [
     auth: true,
     success: 201,
     summary: 'Register a webhook',
-    description: `Subscribes a target URL to one event of one entity (${pairs}). The answer carries the signing secret (\`secret\`, Standard Webhooks format \`whsec_...\`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS).`,
+    description: `Subscribes a target URL to one event of one entity (${pairs}). The answer carries the signing secret (\`secret\`, Standard Webhooks format \`whsec_...\`) once; it is never shown again. Deliveries are signed with it (headers webhook-id, webhook-timestamp, webhook-signature). Target URLs that resolve to private, loopback or link-local addresses are refused unless the sandbox is configured to allow them (WEBHOOK_ALLOW_PRIVATE_TARGETS). A client may have at most ${limits.webhooksPerClientMax} webhooks, active or not: one more answers 409 until you delete one.`,
     body: WebhookCreateDocument,
     requestExample: {
       data: {
@@ -107,8 +108,13 @@ export const webhookOperations = [
         },
       },
     },
-    responses: { 201: { description: 'The webhook, with its signing secret.', schema: SingleDocument(Webhook) } },
-    errors: ['400', '401', '406', '415'],
+    responses: {
+      201: { description: 'The webhook, with its signing secret.', schema: SingleDocument(Webhook) },
+      409: {
+        description: `You already have ${limits.webhooksPerClientMax} webhooks, the most a client may have; the detail gives the count.`,
+      },
+    },
+    errors: ['400', '401', '406', '409', '415'],
   }),
   defineOperation({
     operationId: 'getWebhook',

@@ -3,8 +3,11 @@
 import type { FieldPath } from './errors.ts';
 
 export interface RequestWarning {
-  /** ignored: a key the server does not read; alias: a deprecated name; coerced: a value converted; default: a value filled in. */
-  kind: 'ignored' | 'alias' | 'coerced' | 'default';
+  /**
+   * ignored: a key the server does not read; alias: a deprecated name; coerced: a value converted; default: a value filled
+   * in; scenario: the test scenario the thing follows, or why it waits (goods not in stock).
+   */
+  kind: 'ignored' | 'alias' | 'coerced' | 'default' | 'scenario';
   detail: string;
   /** Where in the request: a JSON pointer into the body (/data/attributes/vat), or a query parameter's name. */
   source?: string;

@@ -29,6 +29,7 @@ export function webhookDeliveryResource({ delivery: d, event, body, attempts }: 
         durationMs: a.durationMs,
         error: a.error,
         headers: a.headers,
+        responseBody: a.responseBody,
       })),
     },
     relationships: { webhook: { data: { type: 'webhook', id: d.webhookId } } },

@@ -9,6 +9,7 @@ import { lockClientWarehouse } from '../modules/inventory/service.ts';
 import {
   failShipment,
   findShipment,
+  followsRoad,
   ShortageError,
   stepShipment,
   type ShipmentRow,
@@ -69,7 +70,8 @@ export async function runNextShipmentStep(
       .for('update', { skipLocked: true });
     if (!task) return undefined;
     const shipment = await findShipment(tx, client, task.entityId, { lock: true, pastRetention: true });
-    if (!shipment || shipment.status === 'ERROR') {
+    // A shipment in ERROR waits for an operator, unless a scenario's road put it there and resolves it.
+    if (!shipment || (shipment.status === 'ERROR' && !(await followsRoad(tx, shipment)))) {
       await unschedule(tx, 'shipment', task.entityId);
       return task.dueOn;
     }

@@ -53,7 +53,7 @@ export async function advanceShipment(
     const now = clientNow(client);
     let result: StepResult;
     try {
-      result = await stepShipment(tx, services.eventPayloads, client, shipment, now, { correctShortage: false });
+      result = await stepShipment(tx, services.eventPayloads, client, shipment, now, { correctShortage: false, operator: true });
     } catch (error) {
       if (error instanceof ShortageError) throw new ShortageRefusal(error.message, shipment.orderId);
       throw error;

@@ -7,7 +7,7 @@ import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { arrivedPackingSlips, completeDueInbounds, nextInboundMoment, receivePackingSlip } from '../modules/inbound/service.ts';
 import { updateExpirationStatuses } from '../modules/inventory/expiration.ts';
-import { ordersToStart, startOrder } from '../modules/shipments/service.ts';
+import { ordersToStart, startOrderShipments } from '../modules/shipments/service.ts';
 import { runNextShipmentStep, scheduleFirstMove } from './outbound.ts';
 
 export interface WarehouseOptions {
@@ -83,8 +83,8 @@ export async function runSlice(
     }
     for (let id = catchUp.orders.shift(); id !== undefined; id = catchUp.orders.shift()) {
       await db.transaction(async (tx) => {
-        const shipment = await startOrder(tx, services.eventPayloads, client, id, now);
-        if (shipment) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
+        for (const shipment of await startOrderShipments(tx, services.eventPayloads, client, id, now))
+          await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
       });
       if (spent()) return stay;
     }

@@ -80,6 +80,9 @@ describe('a server process killed while creating orders', () => {
       };
       const load = Promise.all(Array.from({ length: connections }, worker));
       await new Promise((resolve) => setTimeout(resolve, loadMs));
+      // On a busy machine the first orders can take longer: the kill comes once some were confirmed (a minute at most).
+      for (let waited = 0; confirmed.length === confirmedBefore && waited < 60_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       stop = true;
       server.child.kill('SIGKILL');
       await server.exited;

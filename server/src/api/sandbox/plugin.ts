@@ -6,12 +6,14 @@ import type { AppContext } from '../shared/context.ts';
 import { sandboxRoutes } from './controls.ts';
 import { sandboxSettingsRoutes } from './settings.ts';
 import { sandboxRequestRoutes } from './requests.ts';
+import { sandboxScenarioRoutes } from './scenarios.ts';
 
 async function sandbox(app: FastifyInstance, context: AppContext) {
   useJsonApi(app, 'sandbox');
   sandboxRoutes(app, context);
   sandboxSettingsRoutes(app, context);
   sandboxRequestRoutes(app, context);
+  sandboxScenarioRoutes(app, context);
 }
 
 export const sandboxPlugin = fp(sandbox, {

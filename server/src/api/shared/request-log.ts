@@ -31,12 +31,15 @@ export const warningHeadersMax = 10;
 const headerTextMax = 300;
 const urlMax = 2000;
 
-/** One warning as a header value: "coerced /orderItems/0/vat: …", on one line of printable ASCII. */
-export function warningHeader(warning: RequestWarning): string {
-  const text = `${warning.kind}${warning.source ? ` ${warning.source}` : ''}: ${warning.detail}`;
+/** A note as a header value: one line of printable ASCII, cut after headerTextMax characters. */
+export function asciiHeader(text: string): string {
   const ascii = text.replace(/[^\x20-\x7e]/g, '?');
   return ascii.length > headerTextMax ? `${ascii.slice(0, headerTextMax - 3)}...` : ascii;
 }
+
+/** One warning as a header value: "coerced /orderItems/0/vat: …". */
+export const warningHeader = (warning: RequestWarning): string =>
+  asciiHeader(`${warning.kind}${warning.source ? ` ${warning.source}` : ''}: ${warning.detail}`);
 
 export function warningHeaders(warnings: Warnings, requestId: string): string[] {
   const lines = warnings.list.slice(0, warningHeadersMax).map(warningHeader);

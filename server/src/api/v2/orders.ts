@@ -4,6 +4,8 @@ import { v2Messages, metadataExtraFields } from '@shopapi/contract';
 import { placeOrder, releaseOrder, requireOrderByExternalNumber, type OrderRow } from '../../modules/orders/service.ts';
 import { newOrderFromV2, v2OrderWarnings } from './mapping/orders.ts';
 import { ok, v2Route } from './envelope.ts';
+import { noteNewOrder } from '../../modules/scenarios/service.ts';
+import { asciiHeader } from '../shared/request-log.ts';
 import type { AppContext } from '../shared/context.ts';
 
 const searchResult = (order: OrderRow) => ({
@@ -13,9 +15,12 @@ const searchResult = (order: OrderRow) => ({
 });
 
 export function v2OrderRoutes(app: FastifyInstance, { db, services }: AppContext) {
-  v2Route(app, 'addOrderV2', async (request) => {
+  v2Route(app, 'addOrderV2', async (request, reply) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
-    const placed = await placeOrder(db, services.orderPlacing, request.client, order, problems, v2OrderWarnings(request.warnings));
+    const warnings = v2OrderWarnings(request.warnings);
+    const placed = await placeOrder(db, services.orderPlacing, request.client, order, problems, warnings);
+    const road = await noteNewOrder(db, request.client, placed.order.id, warnings);
+    if (road) reply.header('sandbox-scenario', asciiHeader(road));
     return ok(v2Messages.orderAdded, placed.order.id);
   });
 

@@ -13,6 +13,7 @@ import {
 } from '../../modules/products/service.ts';
 import { imageContentType } from '../../modules/products/image.ts';
 import type { Db } from '../../platform/db/index.ts';
+import type { QuotaBytes } from '../../platform/file-parts.ts';
 import { ok, v2Route } from './envelope.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
@@ -49,14 +50,14 @@ function changesOf(body: Fields, warnings: WarningSink): ProductChanges {
 }
 
 /** The v2-only fields sent (kept in products.legacy) and the encodedImage, checked by its bytes against the v2 limit. */
-async function extrasOf(body: Fields): Promise<ProductExtras> {
+async function extrasOf(body: Fields, quota: QuotaBytes): Promise<ProductExtras> {
   const sent = v2OnlyProductFields.filter((k) => body[k] !== undefined);
   const extras: ProductExtras = sent.length ? { legacy: Object.fromEntries(sent.map((k) => [k, body[k]])) } : {};
   if (body.encodedImage) {
     const content = Buffer.from(body.encodedImage, 'base64');
     if (content.length > limits.v2EncodedImageMaxBytes)
       throw domainError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
-    extras.image = { content, contentType: await imageContentType(content) };
+    extras.image = { content, contentType: await imageContentType(content), quota };
   }
   return extras;
 }
@@ -80,13 +81,13 @@ const searchResult = (p: ProductRow) => ({
   minTHT: p.expirationDateMargin,
 });
 
-export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
+export function v2ProductRoutes(app: FastifyInstance, { db, config }: AppContext) {
   v2Route(app, 'addProductV2', async (request) => {
     const product = await createProduct(
       db,
       request.client.id,
       { ...changesOf(request.body, request.warnings), sku: request.body.sku, name: request.body.name },
-      await extrasOf(request.body),
+      await extrasOf(request.body, config.storageQuotaBytes),
     );
     return ok(v2Messages.productAdded, product.id);
   });
@@ -98,7 +99,13 @@ export function v2ProductRoutes(app: FastifyInstance, { db }: AppContext) {
       if (request.body.name === null) throw domainError('400', 'name cannot be empty.');
       const product = await findBy(db, request.client.id, { sku: request.body.sku }).catch(() => undefined);
       if (!product) throw domainError('404', `No product with sku "${request.body.sku}".`);
-      await updateProduct(db, request.client.id, product.id, changesOf(request.body, request.warnings), await extrasOf(request.body));
+      await updateProduct(
+        db,
+        request.client.id,
+        product.id,
+        changesOf(request.body, request.warnings),
+        await extrasOf(request.body, config.storageQuotaBytes),
+      );
       return ok(v2Messages.requestProcessed, null);
     },
     { keepNotFound: true },

@@ -27,12 +27,14 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw domainError('400', `The file is larger than ${limits.attachmentMaxBytes / 1024 / 1024} MiB.`, { pointer: '/file' });
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw domainError('400', 'The multipart body has more parts than allowed: send one data part and one file part.');
     throw domainError('400', 'The multipart body could not be read.');
   }
   return out;
 }
 
-export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   route(app, 'createOrderAttachment', async (request) => {
     const parts = await readParts(request);
     if (parts.data === undefined) throw domainError('400', 'The data part is missing.', { pointer: '/data' });
@@ -61,6 +63,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf }: AppContex
           orderId: relationships?.order ? Number(relationships.order.data.id) : undefined,
         },
         parts.file,
+        config.storageQuotaBytes,
       ),
     );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.

@@ -25,6 +25,8 @@ import {
   orderPageText,
   pickUpPointDocuments,
 } from '../../representation/index.ts';
+import { noteNewOrder } from '../../modules/scenarios/service.ts';
+import { asciiHeader } from '../shared/request-log.ts';
 import type { AppContext } from '../shared/context.ts';
 import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
 import { attributesPointer, locatedWarnings, locating } from '../shared/problem-pointers.ts';
@@ -85,15 +87,14 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf, services }: AppC
   route(
     app,
     'createOrder',
-    async (request) => {
+    async (request, reply) => {
       const base = baseOf(request);
       const include = includesOf(request.query, orderIncludes);
       const { order, problems, locate } = newOrderFromDocument(request.body);
-      const placed = await locating(
-        locate,
-        placeOrder(db, services.orderPlacing, request.client, order, problems, locatedWarnings(request.warnings, locate)),
-        base,
-      );
+      const warnings = locatedWarnings(request.warnings, locate);
+      const placed = await locating(locate, placeOrder(db, services.orderPlacing, request.client, order, problems, warnings), base);
+      const road = await noteNewOrder(db, request.client, placed.order.id, warnings);
+      if (road) reply.header('sandbox-scenario', asciiHeader(road));
       // A new order answers with everything it was created with.
       return createdOrderDocument(placed, include.size ? include : new Set(orderIncludes), base);
     },

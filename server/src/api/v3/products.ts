@@ -9,7 +9,7 @@ import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, withRelationships } from '../shared/problem-pointers.ts';
 
-export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
     const [data] = await productDocuments(db, clientId, [product], base);
     return { data };
@@ -70,7 +70,7 @@ export function productRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
       async (request) => {
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
-        const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content);
+        const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content, config.storageQuotaBytes);
         const document = await productDocument(request.client.id, product, baseOf(request));
         return {
           ...document,

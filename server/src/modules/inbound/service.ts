@@ -10,6 +10,7 @@ import type { Client } from '../clients/client.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
 import { lockClientWarehouse, pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent, type EventPayloads } from '../webhooks/payloads.ts';
+import { markerIn } from '../shipments/road.ts';
 import {
   inboundCheckingUpdateEvent,
   inboundLifecycle,
@@ -375,7 +376,15 @@ export async function receivePackingSlip(
 
     let lines: { productId: number; sku: string; quantity: number; slipItem?: PackingSlipItemRow }[];
     if (!requested) {
-      lines = slipItems.map((i) => ({ productId: i.productId, sku: i.sku, quantity: Math.max(0, i.quantity - i.received), slipItem: i }));
+      // The inbound-short and inbound-over scenarios: the first receipt brings one unit less, or more, of each item.
+      const road = slip.status === 'EXPECTED' ? markerIn(slip.metadata, 'packingSlip')?.scenario?.name : undefined;
+      const difference = road === 'inbound-short' ? -1 : road === 'inbound-over' ? 1 : 0;
+      lines = slipItems.map((i) => ({
+        productId: i.productId,
+        sku: i.sku,
+        quantity: Math.max(0, i.quantity - i.received + difference),
+        slipItem: i,
+      }));
     } else {
       const wanted = new Map<string, { quantity: number; index: number }>();
       for (const [index, { sku, quantity }] of requested.entries()) {

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
-import { storeParts } from '../../platform/file-parts.ts';
+import { assertRoomFor, type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
 import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
@@ -87,8 +87,11 @@ export async function findAttachment(db: Db, clientId: number, id: number) {
 }
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
-/** Problems name their place by a path into the input; the file's by ['file'], a missing order by [] (the whole input). */
-export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer) {
+/**
+ * Problems name their place by a path into the input; the file's by ['file'], a missing order by [] (the whole input).
+ * The file counts towards the client's storage quota (a 413 when it does not fit).
+ */
+export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer, quota: QuotaBytes) {
   const problems = new ProblemCollector();
   if (input.orderId === undefined && !input.externalOrderNumber)
     problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { path: [] });
@@ -113,6 +116,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
       });
   }
   assertNotFulfilled(order, '422-1');
+  await assertRoomFor(db, clientId, file.length, quota);
   const pageFormat = await checkPdf(file);
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
@@ -126,7 +130,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
         pageFormat,
       })
       .returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
-    await storeParts(tx, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file);
+    await storeParts(tx, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file, quota);
     return inserted;
   });
   return { id: row.id, createdAt: row.createdAt, order, printStrategy: input.printStrategy ?? 'REQUIRED' };

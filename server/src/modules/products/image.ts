@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
-import { storeParts } from '../../platform/file-parts.ts';
+import { assertRoomFor, type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
 import { productColumns, type ProductRow } from './service.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -48,11 +48,13 @@ export async function imageContentType(content: Buffer): Promise<string> {
   return detected.mime;
 }
 
+/** The image counts towards the client's storage quota (a 413 when it does not fit), less the image it replaces. */
 export async function setProductImage(
   db: Db,
   clientId: number,
   productId: number,
   content: Buffer,
+  quota: QuotaBytes,
 ): Promise<{ product: ProductRow; contentType: string }> {
   // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
   const [owned] = await db
@@ -61,6 +63,8 @@ export async function setProductImage(
     .where(and(ownedBy(products, clientId), eq(products.id, productId)));
   if (!owned) throw domainError('404', `Product ${productId} not found.`);
   if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
+  const file = { clientId, owner: 'productImage', ownerId: productId } as const;
+  await assertRoomFor(db, clientId, content.length, quota, file);
   const contentType = await imageContentType(content);
   return db.transaction(async (tx) => {
     // The update comes first: it locks the product, so two uploads for it store their parts one after the other.
@@ -71,7 +75,7 @@ export async function setProductImage(
       .returning(productColumns);
     if (!product) throw domainError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
-    await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, content);
+    await storeParts(tx, file, content, quota);
     return { product, contentType };
   });
 }

@@ -5,7 +5,7 @@ import { defaults, limits, productTypesWithParts } from '@shopapi/contract';
 import { type Db, isUniqueViolation, ownedBy, schema, type Tx } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
-import { storeParts } from '../../platform/file-parts.ts';
+import { type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { products, productParts, stock } = schema;
@@ -47,10 +47,13 @@ export interface ProductChanges {
   height?: number | null;
 }
 
-/** What v2 stores with a product in the same write: its v2-only fields (merged into products.legacy) and an image. */
+/**
+ * What v2 stores with a product in the same write: its v2-only fields (merged into products.legacy) and an image, which
+ * counts towards the client's storage quota (a 413 when it does not fit).
+ */
 export interface ProductExtras {
   legacy?: Record<string, unknown>;
-  image?: { content: Buffer; contentType: string };
+  image?: { content: Buffer; contentType: string; quota: QuotaBytes };
 }
 
 const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknown> = {}) => ({
@@ -60,7 +63,7 @@ const extraColumns = (extras: ProductExtras, storedLegacy: Record<string, unknow
 
 /** The image's bytes go to file_parts, in the transaction that writes the product. */
 async function storeImage(tx: Tx, clientId: number, productId: number, extras: ProductExtras) {
-  if (extras.image) await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, extras.image.content);
+  if (extras.image) await storeParts(tx, { clientId, owner: 'productImage', ownerId: productId }, extras.image.content, extras.image.quota);
 }
 
 export interface NewProduct extends ProductChanges {

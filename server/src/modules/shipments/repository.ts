@@ -4,7 +4,19 @@ import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm'
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { locationTypesExcludedFromFulfilment } from '../inventory/levels.ts';
 
-const { orders, orderItems, products, productParts, shipments, shipmentItems, addresses, pickUpPoints, shippingMethods, stock } = schema;
+const {
+  orders,
+  orderItems,
+  products,
+  productParts,
+  shipments,
+  shipmentItems,
+  addresses,
+  pickUpPoints,
+  shippingMethods,
+  stock,
+  returnReasons,
+} = schema;
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type ShipmentItemRow = typeof shipmentItems.$inferSelect;
@@ -207,4 +219,39 @@ export async function fulfilIfComplete(tx: Db, orderId: number, now: Date): Prom
       .set({ fulfilledAt: now })
       .where(and(eq(orders.id, orderId), isNull(orders.fulfilledAt)));
   }
+}
+
+/** What decides the scenario road an order follows: its scenario columns, its free fields and its delivery country. */
+export async function roadFieldsOfOrder(tx: Db, orderId: number) {
+  const [row] = await tx
+    .select({
+      scenario: orders.scenario,
+      scenarioSetBy: orders.scenarioSetBy,
+      metadata: orders.metadata,
+      countryCode: addresses.countryCode,
+    })
+    .from(orders)
+    .innerJoin(addresses, eq(addresses.id, orders.deliveryAddressId))
+    .where(eq(orders.id, orderId));
+  return row;
+}
+
+/** Which of its order's shipments this is, 1 for the first. */
+export async function shipmentNumber(tx: Db, shipment: { id: number; orderId: number }): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(shipments)
+    .where(and(eq(shipments.orderId, shipment.orderId), sql`${shipments.id} <= ${shipment.id}`));
+  return row.n;
+}
+
+/** The id of the client's return reason with this code (compared without regard to case), if it has one. */
+export async function returnReasonCoded(tx: Db, clientId: number, code: string): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: returnReasons.id })
+    .from(returnReasons)
+    .where(and(ownedBy(returnReasons, clientId), sql`upper(${returnReasons.code}) = ${code.toUpperCase()}`))
+    .orderBy(asc(returnReasons.id))
+    .limit(1);
+  return row?.id;
 }

@@ -1,37 +1,30 @@
-// Sends due webhook deliveries, signed the Standard Webhooks way, with retries and automatic deactivation.
+// Sends due webhook deliveries, signed the Standard Webhooks way, with retries and automatic deactivation, fairly between
+// clients: no client's slow, hanging or numerous receivers can hold up another client's deliveries.
 // At least once: a delivery is claimed with a lease (attempts + 1, next try after the lease) before it is sent, so a
 // process that dies mid-delivery leaves it due again for any process; the same event id travels on every attempt.
-import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { sql } from 'drizzle-orm';
-import { createHmac } from 'node:crypto';
-import { queryRows, schema, type Db } from '../../platform/db/index.ts';
-import { guardedLookup, refusedHost } from '../../platform/outbound-guard.ts';
-import { deliveryBody, type SignatureHeaders } from './outbox.ts';
+import { limits } from '@shopapi/contract';
+import type { Db } from '../../platform/db/index.ts';
+import { send, signatureHeaders, type SendResult } from './delivery-attempt.ts';
+import { book, claim, type Claimed, type Lane, laneKey, maxAttempts, type Outcome } from './delivery-queue.ts';
 export { deliveriesChannel } from './outbox.ts';
-
-const { webhookDeliveryAttempts } = schema;
-
-/**
- * Waits between attempts, in seconds (the Standard Webhooks reference schedule): 8 attempts over about 27 hours.
- * When the last one fails the delivery is given up and the webhook deactivated.
- */
-export const retryDelaysSeconds = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
-export const maxAttempts = retryDelaysSeconds.length + 1;
+export { maxAttempts, retryDelaysSeconds } from './delivery-queue.ts';
 
 export interface DispatcherOptions {
   allowPrivateTargets: boolean;
-  /** A target that has not answered by then counts as failed. */
+  /** The deadline of one attempt, connect to the answer's last byte read (limits.webhookAttemptTimeoutSeconds). */
   timeoutMs?: number;
-  /** How long a claimed delivery stays invisible to other dispatchers; longer than any send can take. */
+  /**
+   * How long a claimed delivery stays invisible to other dispatchers: its wait for a place of its client (at most one
+   * deadline), its attempt (one more) and its booking. Longer than twice timeoutMs (checked), or a delivery still
+   * waiting or in flight would be sent again by another process.
+   */
   leaseMs?: number;
-  batchSize?: number;
-  /** Sends in flight at once (an entity's events still go one after another). */
+  /** Deliveries this process holds at once (being sent, or claimed and waiting for a place of their client). */
   concurrency?: number;
+  /** Sends in flight at once for one client (it holds twice as many): its share, however many deliveries it has due. */
+  perClientConcurrency?: number;
   /** Told the outcome of every attempt (metrics). */
   onAttempt?(delivered: boolean): void;
-  /** Asked before claiming the next batch; false ends the round with the batch in hand (shutdown). */
-  keepGoing?(): boolean;
 }
 
 export interface DispatchReport {
@@ -39,288 +32,223 @@ export interface DispatchReport {
   delivered: number;
 }
 
-interface Claimed {
-  id: number;
-  clientId: number;
-  entity: string;
-  entityId: number;
-  attempts: number;
-  webhookId: number;
-  targetUrl: string;
-  secret: string;
-  eventId: string;
-  body: string;
-}
+/** What a booking may take, beyond the wait for a place and the attempt itself, before the lease runs out. */
+const bookingAllowanceMs = 10_000;
+/** Bookings start at most this often: one transaction for many outcomes when it is busy, at once when it is quiet. */
+const bookEveryMs = 100;
 
-interface ClaimedRow {
-  id: number;
-  client_id: number;
-  attempts: number;
-  webhook_id: number;
-  target_url: string;
-  secret: string;
-  event_id: string;
-  entity: string;
-  entity_id: number;
-  type: string;
-  occurred_on: Date | string;
-  payload: Record<string, unknown>;
-}
+/** The shares of one process (the server's WEBHOOK_CONCURRENCY and WEBHOOK_CONCURRENCY_PER_CLIENT default to them). */
+export const dispatcherDefaults = { concurrency: 128, perClientConcurrency: 8 } as const;
 
-/**
- * Claims due deliveries of active webhooks, oldest first, in one statement: several processes can claim together
- * (SKIP LOCKED), and the lease (attempts + 1, next try after the lease) is taken in the same statement.
- */
-async function claim(db: Db, now: Date, opts: Required<DispatcherOptions>): Promise<Claimed[]> {
-  const leaseEnd = new Date(now.getTime() + opts.leaseMs);
-  const rows = await queryRows<ClaimedRow>(
-    db,
-    sql`with due as (
-      select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-      where d.delivered_at is null and d.failed_at is null and d.next_attempt_at <= ${now} and w.is_active
-      order by d.id limit ${opts.batchSize}
-      for update of d skip locked
-    ), claimed as (
-      update webhook_deliveries d set attempts = d.attempts + 1, last_attempt_at = ${now}, next_attempt_at = ${leaseEnd}
-      from due where d.id = due.id
-      returning d.id, d.client_id, d.attempts, d.webhook_id, d.event_id
-    )
-    select c.id, c.client_id, c.attempts, c.webhook_id, w.target_url, w.secret, c.event_id, e.entity, e.entity_id, e.type, e.occurred_on, e.payload
-    from claimed c join webhooks w on w.id = c.webhook_id join events e on e.id = c.event_id
-    order by c.id`,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    clientId: r.client_id,
-    entity: r.entity,
-    entityId: r.entity_id,
-    attempts: r.attempts,
-    webhookId: r.webhook_id,
-    targetUrl: r.target_url,
-    secret: r.secret,
-    eventId: r.event_id,
-    body: deliveryBody({ type: r.type, occurredOn: new Date(r.occurred_on), payload: r.payload }),
-  }));
-}
-
-interface SendResult {
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** One POST; any answer other than 200 (or none within the timeout) is a failure. Redirects are not followed. */
-function send(url: URL, body: string, headers: Record<string, string>, opts: Required<DispatcherOptions>): Promise<SendResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  return new Promise((resolve) => {
-    // Node connects to an IP literal without a lookup, so the host as written is checked here and names at lookup.
-    const refused = opts.allowPrivateTargets ? undefined : refusedHost(url.hostname);
-    if (refused) return resolve({ statusCode: null, durationMs: 0, error: refused });
-    const options: RequestOptions = {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'user-agent': 'shopapi-sandbox-webhooks/1',
-      },
-      lookup: opts.allowPrivateTargets ? undefined : guardedLookup,
-      timeout: opts.timeoutMs,
-    };
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, (response) => {
-      // The answer's body is not needed; reading it frees the socket.
-      response.resume();
-      response.on('end', () => resolve({ statusCode: response.statusCode ?? null, durationMs: elapsed(), error: null }));
-      response.on('error', (error) => resolve({ statusCode: response.statusCode ?? null, durationMs: elapsed(), error: error.message }));
-    });
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
-    request.on('error', (error) => resolve({ statusCode: null, durationMs: elapsed(), error: error.message }));
-    request.end(body);
-  });
-}
-
-/**
- * The Standard Webhooks signature (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key), made with
- * node:crypto: the reference library's pure-JavaScript hash took 6 times as long. Tests verify every delivery with
- * that library (standardwebhooks' Webhook.verify), so the two cannot drift apart.
- */
-function sign(secret: string, id: string, at: Date, body: string): string {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key)
-    .update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`)
-    .digest('base64')}`;
-}
-
-interface Outcome {
-  delivery: Claimed;
-  /** As sent, for the delivery log. */
-  headers: SignatureHeaders;
-  result: SendResult;
-  delivered: boolean;
-  givenUp: boolean;
-}
-
-async function attempt(d: Claimed, opts: Required<DispatcherOptions>): Promise<Outcome> {
-  // The signature's timestamp is real time: receivers reject timestamps far from their own clock.
-  const sentAt = new Date();
-  const headers: SignatureHeaders = {
-    'webhook-id': d.eventId,
-    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': sign(d.secret, d.eventId, sentAt, d.body),
+function withDefaults(opts: DispatcherOptions): Required<DispatcherOptions> {
+  const timeoutMs = opts.timeoutMs ?? limits.webhookAttemptTimeoutSeconds * 1000;
+  const options = {
+    leaseMs: 2 * timeoutMs + bookingAllowanceMs,
+    ...dispatcherDefaults,
+    onAttempt: () => undefined,
+    ...opts,
+    timeoutMs,
   };
-  const result = await send(new URL(d.targetUrl), d.body, headers, opts);
+  if (options.leaseMs <= 2 * options.timeoutMs)
+    throw new Error(`leaseMs (${options.leaseMs}) must be longer than twice timeoutMs (${options.timeoutMs})`);
+  if (options.concurrency < 1 || options.perClientConcurrency < 1)
+    throw new Error('concurrency and perClientConcurrency must be at least 1: with none, nothing would ever be sent');
+  return options;
+}
+
+async function attempt(d: Claimed, attemptedAt: Date, opts: Required<DispatcherOptions>): Promise<Outcome> {
+  const headers = signatureHeaders(d.secret, d.eventId, d.body);
+  let result: SendResult;
+  try {
+    result = await send(new URL(d.targetUrl), d.body, headers, opts);
+  } catch (error) {
+    result = { statusCode: null, durationMs: 0, error: (error as Error).message, responseBody: null };
+  }
   const delivered = result.statusCode === 200;
   opts.onAttempt(delivered);
-  return { delivery: d, headers, result, delivered, givenUp: !delivered && d.attempts >= maxAttempts };
+  return { delivery: d, attemptedAt, headers, result, delivered, givenUp: !delivered && d.attempts >= maxAttempts };
+}
+
+interface Pump {
+  /** Claims what is due now, if there is room (again right after the claim under way, if one is). */
+  fill(): void;
+  /** Claims nothing more from now on; what is held is still sent. */
+  stop(): void;
+  /** Resolves when nothing is being claimed, held or booked. */
+  idle(): Promise<void>;
+  report: DispatchReport;
+}
+
+/** What the engine holds of one client: deliveries being sent, and claimed ones waiting for one of its places. */
+interface Held {
+  sending: number;
+  waiting: Claimed[];
 }
 
 /**
- * Books the outcomes of a series of attempts in one transaction: the attempt log, each delivery's state and next try,
- * and each webhook's run of failures (reset by a success, deactivated when a delivery is given up).
+ * The dispatcher's engine. It sends at most `perClientConcurrency` deliveries of one client at once and holds at most
+ * twice that many (claimed ahead, so its places never wait for a claim), and holds at most `concurrency` in all: a
+ * delivery held can always start as soon as its client has a free place, so it waits at most one deadline (the lease
+ * covers that, the attempt's own deadline and the booking). It never waits for a send before claiming more: a claim
+ * runs whenever something may be due (a wake-up, the interval, a finished send); claims run one at a time, each taking
+ * all the room freed meanwhile. A lane (one entity's events to one webhook) has one delivery held at a time, so its events go in the
+ * order they happened. Outcomes are booked by one booking at a time, each taking every outcome that finished meanwhile,
+ * at most every bookEveryMs.
  */
-async function record(db: Db, outcomes: Outcome[], now: Date): Promise<void> {
-  if (!outcomes.length) return;
-  const byWebhook = new Map<number, { reset: boolean; failures: number; givenUp: boolean }>();
-  for (const o of outcomes) {
-    const run = byWebhook.get(o.delivery.webhookId) ?? { reset: false, failures: 0, givenUp: false };
-    if (o.delivered) Object.assign(run, { reset: true, failures: 0 });
-    else run.failures++;
-    run.givenUp ||= o.givenUp;
-    byWebhook.set(o.delivery.webhookId, run);
-  }
-  const deliveryRows = outcomes.map(({ delivery: d, result, delivered, givenUp }) => {
-    const next = delivered || givenUp ? null : new Date(now.getTime() + retryDelaysSeconds[d.attempts - 1] * 1000);
-    const error = delivered ? null : (result.error ?? `answered ${result.statusCode}; only 200 counts as delivered`);
-    return sql`(${d.id}::int, ${result.statusCode}::int, ${result.durationMs}::int, ${error}::text, ${delivered}::boolean, ${givenUp}::boolean, ${next}::timestamptz)`;
-  });
-  const webhookRows = [...byWebhook].map(
-    ([id, run]) => sql`(${id}::int, ${run.reset}::boolean, ${run.failures}::int, ${run.givenUp}::boolean)`,
-  );
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookDeliveryAttempts).values(
-      outcomes.map(({ delivery, headers, result }) => ({
-        deliveryId: delivery.id,
-        attemptedAt: now,
-        statusCode: result.statusCode,
-        durationMs: result.durationMs,
-        error: result.error,
-        headers,
-      })),
-    );
-    await tx.execute(sql`update webhook_deliveries d set
-        last_status_code = v.status_code, last_duration_ms = v.duration_ms, last_error = v.error,
-        delivered_at = case when v.delivered then ${now}::timestamptz else d.delivered_at end,
-        failed_at = case when v.given_up then ${now}::timestamptz else d.failed_at end,
-        next_attempt_at = coalesce(v.next_attempt_at, d.next_attempt_at)
-      from (values ${sql.join(deliveryRows, sql`, `)}) as v(id, status_code, duration_ms, error, delivered, given_up, next_attempt_at)
-      where d.id = v.id`);
-    // A target that failed every attempt for about a day is switched off; PUT isActive true switches it on again.
-    await tx.execute(sql`update webhooks w set
-        consecutive_failures = case when v.reset then v.failures else w.consecutive_failures + v.failures end,
-        is_active = w.is_active and not v.given_up,
-        deactivated_at = case when v.given_up then ${now}::timestamptz else w.deactivated_at end,
-        updated_at = case when v.given_up then ${now}::timestamptz else w.updated_at end
-      from (values ${sql.join(webhookRows, sql`, `)}) as v(id, reset, failures, given_up)
-      where w.id = v.id`);
-  });
+function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onError: (error: unknown) => void): Pump {
+  const report: DispatchReport = { attempted: 0, delivered: 0 };
+  const heldPerClient = 2 * opts.perClientConcurrency;
+  const clients = new Map<number, Held>();
+  let held = 0;
+  const busyLanes = new Map<string, Lane>();
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let finished: Outcome[] = [];
+  let booking: Promise<void> | undefined;
+  let bookingTimer: NodeJS.Timeout | undefined;
+  let lastBookingAt = Number.NEGATIVE_INFINITY;
+  let waiters: (() => void)[] = [];
+
+  const settle = () => {
+    if (claiming || booking || held || finished.length) return;
+    for (const resolve of waiters) resolve();
+    waiters = [];
+  };
+
+  const bookFinished = () => {
+    if (booking || bookingTimer || !finished.length) return;
+    const wait = lastBookingAt + bookEveryMs - performance.now();
+    if (wait > 0) {
+      bookingTimer = setTimeout(() => {
+        bookingTimer = undefined;
+        bookFinished();
+      }, wait);
+      return;
+    }
+    const taken = finished;
+    finished = [];
+    lastBookingAt = performance.now();
+    booking = book(db, taken)
+      .catch(onError)
+      .finally(() => {
+        booking = undefined;
+        bookFinished();
+        settle();
+      });
+  };
+
+  /** Starts the client's waiting deliveries while it has free places. */
+  const startWaiting = (clientId: number, client: Held) => {
+    while (client.sending < opts.perClientConcurrency && client.waiting.length) {
+      const d = client.waiting.shift()!;
+      client.sending++;
+      void attempt(d, clock(), opts).then((outcome) => attempted(clientId, client, d, outcome));
+    }
+  };
+
+  const attempted = (clientId: number, client: Held, d: Claimed, outcome: Outcome) => {
+    client.sending--;
+    held--;
+    busyLanes.delete(laneKey(d));
+    report.attempted++;
+    if (outcome.delivered) report.delivered++;
+    finished.push(outcome);
+    bookFinished();
+    startWaiting(clientId, client);
+    if (!client.sending && !client.waiting.length) clients.delete(clientId);
+    // Room for more: claimed at once, or right after the claim under way, which then takes all that freed meanwhile.
+    fill();
+  };
+
+  const hold = (d: Claimed) => {
+    const client = clients.get(d.clientId) ?? { sending: 0, waiting: [] };
+    clients.set(d.clientId, client);
+    held++;
+    busyLanes.set(laneKey(d), { webhookId: d.webhookId, entity: d.entity, entityId: d.entityId });
+    client.waiting.push(d);
+    startWaiting(d.clientId, client);
+  };
+
+  const fill = () => {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    const free = opts.concurrency - held;
+    if (free <= 0) return;
+    again = false;
+    claiming = claim(db, {
+      now: clock(),
+      leaseMs: opts.leaseMs,
+      free,
+      perClient: heldPerClient,
+      heldByClient: new Map([...clients].map(([id, client]) => [id, client.sending + client.waiting.length])),
+      busyLanes: [...busyLanes.values()],
+    })
+      .then((claimed) => claimed.forEach(hold), onError)
+      .finally(() => {
+        claiming = undefined;
+        if (again) fill();
+        settle();
+      });
+  };
+
+  return {
+    fill,
+    stop: () => {
+      stopped = true;
+    },
+    idle: () =>
+      new Promise((resolve) => {
+        waiters.push(resolve);
+        settle();
+      }),
+    report,
+  };
 }
 
-/** The longest a send's outcome waits for the others of its batch before it is booked. */
-const bookEveryMs = 250;
-
-const withDefaults = (opts: DispatcherOptions): Required<DispatcherOptions> => ({
-  timeoutMs: 10_000,
-  leaseMs: 20_000,
-  batchSize: 100,
-  concurrency: 8,
-  onAttempt: () => undefined,
-  keepGoing: () => true,
-  ...opts,
-});
-
 /**
- * Sends every delivery due at `now` (real time; tests pass a later moment instead of waiting). The events of one
- * entity go to a webhook one after another, in the order they happened; other entities' events go alongside, up to
- * `concurrency` sends at once.
+ * Sends every delivery due at `now` (real time; tests pass a later moment instead of waiting) and returns when they are
+ * sent and booked: the engine of startDispatcher run to the end of what is due.
  */
 export async function dispatchDue(db: Db, opts: DispatcherOptions, now = new Date()): Promise<DispatchReport> {
-  const options = withDefaults(opts);
-  const report: DispatchReport = { attempted: 0, delivered: 0 };
-  for (;;) {
-    const claimed = await claim(db, now, options);
-    if (!claimed.length) return report;
-    // One lane per entity of a webhook: its events go one after another, in order; lanes run side by side.
-    const lanes = new Map<string, Claimed[]>();
-    for (const d of claimed) {
-      const key = `${d.webhookId}:${d.entity}:${d.entityId}`;
-      lanes.set(key, [...(lanes.get(key) ?? []), d]);
-    }
-    const queue = [...lanes.values()];
-    // Booked together, but at least every bookEveryMs: the delivery log follows closely even in a long batch.
-    let outcomes: Outcome[] = [];
-    let bookedAt = performance.now();
-    const book = async () => {
-      const taken = outcomes;
-      outcomes = [];
-      bookedAt = performance.now();
-      await record(db, taken, now);
-    };
-    const worker = async () => {
-      for (let lane = queue.shift(); lane; lane = queue.shift()) {
-        for (const d of lane) {
-          const outcome = await attempt(d, options);
-          outcomes.push(outcome);
-          report.attempted++;
-          if (outcome.delivered) report.delivered++;
-          if (performance.now() - bookedAt >= bookEveryMs) await book();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, queue.length) }, worker));
-    await book();
-    if (claimed.length < options.batchSize || !options.keepGoing()) return report;
-  }
+  const errors: unknown[] = [];
+  const engine = pump(
+    db,
+    withDefaults(opts),
+    () => now,
+    (error) => errors.push(error),
+  );
+  engine.fill();
+  await engine.idle();
+  if (errors.length) throw errors[0];
+  return engine.report;
 }
 
 export interface Dispatcher {
-  /** Starts a round now (new deliveries were committed), or right after the one under way. */
+  /** Claims what is due now (new deliveries were committed). */
   wake(): void;
   stop(): Promise<void>;
 }
 
 /**
- * Runs dispatchDue inside the server process: at once when woken (the outbox notifies on commit), and every
- * intervalMs for retries that fell due and for notifications that never came. Rounds do not overlap; a wake-up during
- * a round runs one more right after it. stop() lets the batch in hand finish (its deliveries are claimed; cutting
- * them off would only make them wait out their lease) and claims no further batch.
+ * Runs the dispatcher inside the server process: claims at once when woken (the outbox notifies on commit), whenever a
+ * send ends, and every intervalMs for retries that fell due and for notifications that never came. stop() claims
+ * nothing more and sends what the engine holds (each within two deadlines; dropping them would only make them wait out
+ * their lease), then waits for their booking.
  */
 export function startDispatcher(db: Db, opts: DispatcherOptions & { intervalMs: number; onError(error: unknown): void }): Dispatcher {
-  let round: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  const run = () => {
-    if (stopped) return;
-    if (round) {
-      again = true;
-      return;
-    }
-    again = false;
-    round = dispatchDue(db, { ...opts, keepGoing: () => !stopped })
-      .then(() => undefined, opts.onError)
-      .finally(() => {
-        round = undefined;
-        if (again) run();
-      });
-  };
-  const timer = setInterval(run, opts.intervalMs);
+  const engine = pump(db, withDefaults(opts), () => new Date(), opts.onError);
+  const timer = setInterval(engine.fill, opts.intervalMs);
   timer.unref();
   return {
-    wake: run,
+    wake: engine.fill,
     async stop() {
-      stopped = true;
+      engine.stop();
       clearInterval(timer);
-      await round;
+      await engine.idle();
     },
   };
 }

@@ -1,13 +1,14 @@
-// Webhook subscriptions: valid entity/event pairs, reachable public target URLs, a signing secret shown once.
+// Webhook subscriptions: valid entity/event pairs, reachable public target URLs, a signing secret shown once, and at
+// most limits.webhooksPerClientMax of them per client.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt } from 'drizzle-orm';
-import { webhookEvents, type WebhookEntity } from '@shopapi/contract';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { limits, webhookEvents, type WebhookEntity } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
 import { refusedTarget } from '../../platform/outbound-guard.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
-const { webhooks } = schema;
+const { clients, webhooks } = schema;
 export type WebhookRow = typeof webhooks.$inferSelect;
 
 /** Standard Webhooks secret: whsec_ and the base64 of 24 random bytes. */
@@ -49,18 +50,29 @@ export async function createWebhook(
   checkPair(input.entity, input.event, problems);
   await checkTargetUrl(input.targetUrl, opts.allowPrivateTargets, problems);
   problems.throwIfAny();
-  const [row] = await db
-    .insert(webhooks)
-    .values({
-      clientId,
-      entity: input.entity,
-      event: input.event,
-      targetUrl: input.targetUrl,
-      isActive: input.isActive ?? true,
-      secret: newSecret(),
-    })
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    // One registration of the client's at a time (from any process): the count below holds until this one commits. No
+    // key update: orders and other rows that reference the client are still written meanwhile.
+    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).for('no key update');
+    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(webhooks).where(ownedBy(webhooks, clientId));
+    if (count >= limits.webhooksPerClientMax)
+      throw domainError(
+        '409',
+        `You have ${count} webhooks, the most a client may have (${limits.webhooksPerClientMax}); delete one before registering another.`,
+      );
+    const [row] = await tx
+      .insert(webhooks)
+      .values({
+        clientId,
+        entity: input.entity,
+        event: input.event,
+        targetUrl: input.targetUrl,
+        isActive: input.isActive ?? true,
+        secret: newSecret(),
+      })
+      .returning();
+    return row;
+  });
 }
 
 export async function findWebhook(db: Db, clientId: number, id: number): Promise<WebhookRow | undefined> {

@@ -9,6 +9,7 @@ import type { Pool } from 'pg';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
 import { EmbeddedStatements } from './embedded-statements.ts';
+import { startUpkeep, upkeepRound, walStartParams, type UpkeepRound } from './embedded-upkeep.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -36,6 +37,13 @@ export interface Database {
    * PostgreSQL from every process on the database). Resolves once listening; the function it gives stops it.
    */
   listen(channel: string, onNotify: () => void, onError: (error: unknown) => void): Promise<() => Promise<void>>;
+  /**
+   * The embedded database's upkeep (embedded-upkeep.ts: vacuum and checkpoints, which PGlite has no processes for),
+   * every few seconds until stopped; PostgreSQL does its own, so there it does nothing.
+   */
+  startUpkeep(onError: (error: unknown) => void): { stop(): Promise<void> };
+  /** One round of that upkeep now; undefined on PostgreSQL. */
+  upkeep(): Promise<UpkeepRound | undefined>;
   close(): Promise<void>;
 }
 
@@ -100,7 +108,14 @@ export async function openDatabase(opts: {
       listeners.clear();
       await pool.end();
     };
-    return { db: db as unknown as Db, kind: 'postgres', listen, close };
+    return {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      listen,
+      startUpkeep: () => ({ stop: async () => {} }),
+      upkeep: async () => undefined,
+      close,
+    };
   }
   const { PGlite, protocol } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -111,7 +126,7 @@ export async function openDatabase(opts: {
   // PGlite runs with fsync off (-F, one of its default start parameters): a killed process loses nothing it committed
   // (the writes are in the operating system's cache), a power cut can; docs/OPERATIONS.md says so. Production-like
   // deployments use PostgreSQL (DATABASE_URL), which stays fully durable.
-  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', ...plannerSettings];
+  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', ...plannerSettings, ...walStartParams];
   let client: PGliteClient;
   if (opts.inMemory) {
     client = await PGlite.create({ startParams });
@@ -129,7 +144,14 @@ export async function openDatabase(opts: {
       if (!client.closed) await stop();
     };
   };
-  return { db: db as unknown as Db, kind: 'pglite', listen, close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    listen,
+    startUpkeep: (onError) => startUpkeep(client, onError),
+    upkeep: () => upkeepRound(client),
+    close: () => client.close(),
+  };
 }
 
 /** The handles opened on PostgreSQL (node-postgres), with their pool: their statements can be prepared by name. */

@@ -15,7 +15,9 @@ import { shippingMethodsByIds } from '../../../modules/reference/service.ts';
 import { iso } from '../../../platform/time.ts';
 
 const extras = (metadata: Record<string, string | null>) => Object.fromEntries(metadataExtraFields.map((k) => [k, metadata[k] ?? null]));
-const statusWord = (s: ShipmentRow) => (s.tracking?.stage ? trackTraceStatusWords[s.tracking.stage as TrackingStage] : 'New');
+// RETURNED, a scenario's descriptive stage, has no word of the carrier's: it shows as it is, in lower case.
+const statusWord = (s: ShipmentRow) =>
+  s.tracking?.stage ? (trackTraceStatusWords[s.tracking.stage as TrackingStage] ?? s.tracking.stage.toLowerCase()) : 'New';
 const exceptionWord = (s: ShipmentRow) => trackTraceExceptionWords[s.tracking?.status ?? 'OK'];
 
 async function related(db: Db, rows: ShipmentRow[]) {
@@ -136,7 +138,8 @@ export async function v2TrackTraceItems(db: Db, rows: ShipmentRow[]) {
     externalOrderNumber: r.order.get(s.orderId)!.externalOrderNumber,
     packageNumber: s.colli[0]?.parcelNumber ?? s.tracking?.number ?? null,
     shipmentMethod: r.method.get(s.shippingMethodId)?.name ?? '',
-    currentTrackTraceStatus: trackTraceCodes[(s.tracking?.stage ?? 'LABELLED') as TrackingStage],
+    // A scenario's v2-only code (19 returned, 20 at customs, 21 in transit customs only) goes before the stage's.
+    currentTrackTraceStatus: s.trackTraceCode ?? trackTraceCodes[(s.tracking?.stage ?? 'LABELLED') as TrackingStage],
     currentTrackTraceStatusDateTime: iso(s.trackingUpdatedAt),
     currentTrackTraceExceptionLevel: trackTraceExceptionLevels[s.tracking?.status ?? 'OK'],
   }));

@@ -1,6 +1,6 @@
 // Uploaded files in parts: a product's image and an order attachment's PDF. Stored a part per statement, so no single
-// statement holds PGlite's thread for a whole file (platform/file-parts.ts).
-import { check, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+// statement holds PGlite's thread for a whole file (platform/file-parts.ts). And what each client's files take.
+import { bigint, check, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { clients } from './clients.ts';
 import { bytea } from './orders.ts';
@@ -28,4 +28,20 @@ export const fileParts = pgTable(
     primaryKey({ columns: [t.owner, t.ownerId, t.part] }),
     check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(fileOwners.map((owner) => `'${owner}'`).join(', '))})`),
   ],
+);
+
+/**
+ * The bytes of each client's stored files (the sum of its file_parts), for the storage quota: changed in the transaction
+ * that stores or replaces a file, by one conditional statement (platform/file-parts.ts), so concurrent uploads on any
+ * number of processes cannot pass the quota together. A client without files may have no row.
+ */
+export const storageUsage = pgTable(
+  'storage_usage',
+  {
+    clientId: integer()
+      .primaryKey()
+      .references(() => clients.id),
+    bytes: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('storage_usage_bytes_check', sql`${t.bytes} >= 0`)],
 );

@@ -46,6 +46,13 @@ export const orders = pgTable(
     /** Set when every item is fully shipped: the order refuses changes (422). */
     fulfilledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Sandbox: the test scenario PUT /sandbox/orders/{id}/scenario set (contract/src/scenarios.ts), null for the ordinary
+     * road. A marker in the free fields needs no column: it is read from metadata where the road is needed.
+     */
+    scenario: text(),
+    /** 'control' once PUT /sandbox/orders/{id}/scenario chose the road (then `scenario`, even null, wins over a marker). */
+    scenarioSetBy: text(),
   },
   (t) => [
     uniqueIndex('orders_client_external_key').on(t.clientId, t.externalOrderNumber),

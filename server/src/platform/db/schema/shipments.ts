@@ -48,6 +48,10 @@ export const shipments = pgTable(
     /** v2: shipments flagged for sync until the client marks them synced. */
     synced: boolean().notNull().default(false),
     labeledSynced: boolean().notNull().default(false),
+    /** Sandbox: the step of its order's scenario road the shipment reached (contract/src/scenarios.ts `at`). */
+    roadStep: integer().notNull().default(0),
+    /** A v2-only track-trace code a scenario set beside the stage (19 returned, 20 at customs, 21 in transit customs only). */
+    trackTraceCode: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('shipments_client_id_idx').on(t.clientId, t.id), index('shipments_order_idx').on(t.orderId)],

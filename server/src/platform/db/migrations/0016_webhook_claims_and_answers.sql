@@ -1,0 +1,2 @@
+ALTER TABLE "webhook_delivery_attempts" ADD COLUMN "response_body" text;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_open_idx" ON "webhook_deliveries" USING btree ("webhook_id","next_attempt_at","id") WHERE delivered_at is null and failed_at is null;
