@@ -1,5 +1,5 @@
-// The dependency rule of docs/ARCHITECTURE.md: api → modules → platform, warehouse → modules, nothing imports the
-// composition root, no cycles.
+// The dependency rule of docs/ARCHITECTURE.md: api → representation → modules → platform, warehouse → modules, the API
+// plugins are siblings, module areas import each other one way, nothing imports the composition root, no cycles.
 // Tests may import anything. Violations that existed when the rule came in are listed in
 // .dependency-cruiser-known-violations.json; `npm run lint` fails on any other.
 
@@ -11,6 +11,8 @@ const transport = '^server/src/api/';
 const domain = '^server/src/modules/';
 /** Fastify and its plugins: HTTP, which the domain and the platform know nothing of. */
 const fastify = '(^|/)node_modules/(fastify|fastify-plugin|@fastify/[^/]+)/';
+/** The API plugins, each an encapsulated context of its own. */
+const plugins = '(v3|v2|sandbox|auth)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,9 +34,9 @@ module.exports = {
     {
       name: 'platform-imports-only-platform',
       severity: 'error',
-      comment: 'platform/ is the bottom layer: it imports no module, API or simulator code, and no Fastify.',
+      comment: 'platform/ is the bottom layer: it imports no module, representation, API or simulator code, and no Fastify.',
       from: { path: '^server/src/platform/', pathNot: tests },
-      to: { path: ['^server/src/(api|modules|warehouse)/', fastify] },
+      to: { path: ['^server/src/(api|modules|warehouse|representation)/', fastify] },
     },
     {
       name: 'domain-knows-no-http',
@@ -47,19 +49,70 @@ module.exports = {
       name: 'api-routes-go-through-modules',
       severity: 'error',
       comment:
-        'Route handlers read and write through module services (all SQL of an area is in its module). The exceptions: the v3 representation (the SQL fast path of the hot lists) and the cross-cutting plugins of api/shared and api/auth (metrics, rate limit, sign-in throttle), whose tables are their own.',
-      from: {
-        path: ['^server/src/api/(v2|sandbox)/', '^server/src/api/v3/[^/]+\\.ts$'],
-        pathNot: [tests, '^server/src/api/v3/event-representation\\.ts$'],
-      },
+        "Route files read and write through module services and the representation (all SQL of an area is in its module, the documents' SQL in representation/). api/shared and api/auth keep their own tables (metrics, rate limit, sign-in throttle).",
+      from: { path: '^server/src/api/(v3|v2|sandbox)/', pathNot: tests },
       to: { path: ['(^|/)node_modules/drizzle-orm/', '^server/src/platform/db/schema/'] },
     },
     {
       name: 'warehouse-calls-modules-only',
       severity: 'error',
-      comment: 'The simulator calls module services; it does not go through the APIs.',
+      comment: 'The simulator calls module services; it does not go through the APIs or the representation.',
       from: { path: '^server/src/warehouse/', pathNot: tests },
-      to: { path: transport },
+      to: { path: [transport, '^server/src/representation/'] },
+    },
+    {
+      name: 'api-plugins-are-siblings',
+      severity: 'error',
+      comment:
+        'v3, v2, sandbox and auth are contexts of their own: none imports another; what two share is in api/shared or representation/.',
+      from: { path: `^server/src/api/${plugins}/`, pathNot: tests },
+      to: { path: `^server/src/api/${plugins}/`, pathNot: '^server/src/api/$1/' },
+    },
+    {
+      name: 'api-shared-imports-no-plugin',
+      severity: 'error',
+      comment: 'api/shared is what the plugins share: it imports none of them.',
+      from: { path: '^server/src/api/shared/', pathNot: tests },
+      to: { path: `^server/src/api/${plugins}/` },
+    },
+    {
+      name: 'representation-below-the-apis',
+      severity: 'error',
+      comment:
+        'The representation makes the documents every API and the webhook payloads share: it imports modules, platform and the contract, never an API plugin, the warehouse or Fastify.',
+      from: { path: '^server/src/representation/', pathNot: tests },
+      to: { path: ['^server/src/(api|warehouse)/', fastify] },
+    },
+    {
+      name: 'modules-never-reach-up',
+      severity: 'error',
+      comment:
+        'Modules get what the representation makes through the typed ports of ModuleServices (app.ts hands them down): they never import it.',
+      from: { path: domain, pathNot: tests },
+      to: { path: '^server/src/representation/' },
+    },
+    {
+      name: 'api-uses-the-representation-through-its-index',
+      severity: 'error',
+      comment: 'representation/index.ts is its public surface: the APIs import nothing else of it.',
+      from: { path: transport, pathNot: tests },
+      to: { path: '^server/src/representation/', pathNot: '^server/src/representation/index\\.ts$' },
+    },
+    {
+      name: 'module-areas-one-way',
+      severity: 'error',
+      scope: 'folder',
+      comment: 'Two module areas never import each other, directly or round about.',
+      from: { path: '^server/src/modules/[^/]+' },
+      to: { path: '^server/src/modules/[^/]+', circular: true },
+    },
+    {
+      name: 'module-tests-run-without-the-app',
+      severity: 'error',
+      comment:
+        'A module is tested alone: its tests run its services on a database (server/test/support/bed/modules.ts), without Fastify, the APIs, the representation or the composition root.',
+      from: { path: '^server/src/modules/.+\\.test\\.ts$' },
+      to: { path: ['^server/src/(app|cli)\\.ts$', '^server/src/(api|representation)/', '^server/test/support/sandbox\\.ts$', fastify] },
     },
     {
       name: 'tools-use-the-public-api',

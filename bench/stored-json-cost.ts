@@ -1,4 +1,4 @@
-// What the stored order JSON's triggers cost the create route (server/src/api/v3/representation/stored.ts): POST
+// What the stored order JSON's triggers cost the create route (server/src/representation/stored.ts): POST
 // /v3/orders against one server and one PostgreSQL database (fsync on), with the triggers enabled and disabled in
 // turn, three alternating rounds of 8 s with 10 connections after 3 s to warm up. The placing statement writes the
 // order's JSON itself (placementJson) and the insert triggers of its tables do not fire for it (their WHEN), so for

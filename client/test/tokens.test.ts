@@ -55,7 +55,7 @@ describe('the token flow', () => {
     const counts = new Map<string, number>();
     const api = createShopApiClient({ ...credentials(), fetch: countingFetch(counts) });
     const revoked = (await api.tokens?.get()) ?? '';
-    expect(await revokeToken(sb.database.db, revoked)).toBe(true);
+    expect(await revokeToken(sb.database.db, sb.services.tokenCache, revoked)).toBe(true);
 
     const sku = `REVOKED-${Date.now()}`;
     const { data, response } = await api.POST('/v3/products', {

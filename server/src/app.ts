@@ -26,8 +26,10 @@ import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
 import { unreadBodiesPlugin } from './api/shared/unread-bodies.ts';
 import { baseUrl } from './api/shared/query.ts';
 import type { AppContext } from './api/shared/context.ts';
-import { useEventRepresentation } from './modules/webhooks/payloads.ts';
-import { v3EventRepresentation } from './api/v3/event-representation.ts';
+import { TokenCache } from './modules/clients/token-cache.ts';
+import type { ModuleServices } from './modules/services.ts';
+import { orderPlacing, placedRelations } from './modules/orders/repository.ts';
+import { eventPayloads, installStoredJson, placementJson } from './representation/index.ts';
 import { authApiPlugin } from './api/auth/plugin.ts';
 import { v3Plugin } from './api/v3/plugin.ts';
 import { sandboxPlugin } from './api/sandbox/plugin.ts';
@@ -43,16 +45,24 @@ export const buildProgressFile = resolve(import.meta.dirname, '..', '..', 'tmp',
 const listeningBaseOf = (config: Config) => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
 /**
- * Hands the modules what they need from the outside before they do any work: webhook events carry the v3
- * representation, with links to the public address. The CLI calls it before it writes (the demo client's stock).
+ * The modules' per-app services: what they need from the outside, built once and handed down (never a global, so two
+ * apps in one process keep their own). Webhook events carry the v3 representation, with links to the public address.
+ * The CLI composes before it writes (the demo client's stock) and hands the same services to the app it serves.
  */
-export function composeModules(config: Config): void {
-  useEventRepresentation(v3EventRepresentation(config.publicUrl ?? listeningBaseOf(config)));
+export function composeServices(config: Config): ModuleServices {
+  return {
+    tokenCache: new TokenCache(),
+    eventPayloads: eventPayloads(config.publicUrl ?? listeningBaseOf(config)),
+    // The order's and its items' stored JSON, written by the statement that places the order.
+    orderPlacing: orderPlacing(placementJson(placedRelations)),
+  };
 }
 
 export async function buildApp(opts: {
   db: Db;
   config: Config;
+  /** The modules' services; composed here unless the caller composed them first (the CLI, the test sandbox). */
+  services?: ModuleServices;
   logger?: boolean | object;
   portalDir?: string;
   consoleDir?: string;
@@ -61,6 +71,7 @@ export async function buildApp(opts: {
   buildProgressFile?: string;
 }): Promise<FastifyInstance> {
   const { db, config } = opts;
+  const services = opts.services ?? composeServices(config);
   const app = Fastify({
     // serializers.err keeps bound query parameters (customers' data) out of the log and bounds each line.
     logger:
@@ -114,13 +125,15 @@ export async function buildApp(opts: {
   await app.register(unreadBodiesPlugin);
   await app.register(formBodyPlugin);
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
-  await app.register(authPlugin, { db });
+  await app.register(authPlugin, { db, tokenCache: services.tokenCache });
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
   await app.register(jsonApiPlugin);
   await app.register(inputGuardPlugin);
 
   const listeningBase = listeningBaseOf(config);
-  composeModules(config);
+  // The representation's stored JSON (its functions and triggers on the modules' order tables), installed by it before
+  // any route answers or the warehouse writes: the order pages of v3 read it, and every write keeps it.
+  await installStoredJson(db);
   // This process's share of the warehouse: clock advances, the pacer when asked, and advances other processes left.
   // Calls under way go before its next slice. It stops with the app (its slice under way ends, its leases go back)
   // before the database closes.
@@ -129,14 +142,14 @@ export async function buildApp(opts: {
     callsInFlight++;
     reply.raw.once('close', () => callsInFlight--);
   });
-  const warehouse = startWarehouseWorker(db, {
+  const warehouse = startWarehouseWorker(db, services, {
     stepSeconds: config.sandboxStepSeconds,
     pace: opts.paceWarehouse ?? false,
     callsInFlight: () => callsInFlight,
     onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
   });
   app.addHook('onClose', () => warehouse.stop());
-  const context: AppContext = { db, config, warehouse, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
+  const context: AppContext = { db, config, warehouse, services, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
   // Each API is an encapsulated plugin with its own error format and parsers; what is left for the root (jsonApiPlugin)
   // is the fallback for requests none of them owns.
   await app.register(authApiPlugin, context);

@@ -5,16 +5,17 @@ import { randomBytes } from 'node:crypto';
 import { limits } from '@shopapi/contract';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/index.ts';
-import { buildApp, buildProgressFile, composeModules } from './app.ts';
+import { buildApp, buildProgressFile, composeServices } from './app.ts';
 import { type BuildProgress, buildProgressReader } from './platform/build-progress.ts';
 import { createClient, listClients, setClientPassword, UsernameTakenError } from './modules/clients/service.ts';
 import { deliveriesChannel, startDispatcher } from './modules/webhooks/dispatcher.ts';
 import { DataFolderBusyError, lockDataFolder, runOnDataFolder, type DataFolderLock } from './platform/data-folder-lock.ts';
 import { ControlCommandError, type ControlRequest } from './platform/control-socket.ts';
 import { serializeError } from './platform/log-serializers.ts';
-import { createDemoProducts } from './modules/clients/demo.ts';
+import { createDemoProducts } from './modules/demo/service.ts';
+import type { ModuleServices } from './modules/services.ts';
 import { settingsFromDocument } from './api/sandbox/settings.ts';
-import { locating } from './api/v3/problem-pointers.ts';
+import { locating } from './api/shared/problem-pointers.ts';
 import { DomainError } from './platform/errors.ts';
 
 const usage = `Usage:
@@ -39,7 +40,7 @@ const newPassword = () => randomBytes(9).toString('base64url');
  */
 const commands = {
   migrate: async () => ({ pid: process.pid }),
-  'client create': async (db: Db, args: Record<string, string>) => {
+  'client create': async (db: Db, _services: ModuleServices, args: Record<string, string>) => {
     try {
       const settings = args.settings === undefined ? undefined : settingsFromDocument(JSON.parse(args.settings));
       const creation = createClient(db, { username: args.username, password: args.password, settings: settings?.input });
@@ -55,9 +56,9 @@ const commands = {
   },
   'client list': async (db: Db) =>
     (await listClients(db)).map((row) => ({ id: row.id, username: row.username, createdAt: row.createdAt.toISOString() })),
-  'client password': async (db: Db, args: Record<string, string>) => {
+  'client password': async (db: Db, services: ModuleServices, args: Record<string, string>) => {
     const password = newPassword();
-    if (!(await setClientPassword(db, { username: args.username, password })))
+    if (!(await setClientPassword(db, services.tokenCache, { username: args.username, password })))
       throw new Error(`No client has the username "${args.username}".`);
     return { username: args.username, password };
   },
@@ -65,19 +66,19 @@ const commands = {
 type CommandName = keyof typeof commands;
 type CommandResult<N extends CommandName> = Awaited<ReturnType<(typeof commands)[N]>>;
 
-function runCommandOn(db: Db, request: ControlRequest): Promise<unknown> {
+function runCommandOn(db: Db, services: ModuleServices, request: ControlRequest): Promise<unknown> {
   if (!Object.hasOwn(commands, request.command)) return Promise.reject(new Error(`Unknown command: ${request.command}`));
-  return commands[request.command as CommandName](db, request.args);
+  return commands[request.command as CommandName](db, services, request.args);
 }
 
 /** Runs a command on the configured database: PostgreSQL directly (several processes share it), the data folder through its owner. */
 async function runCommand<N extends CommandName>(command: N, args: Record<string, string> = {}): Promise<CommandResult<N>> {
   const config = loadConfig();
-  composeModules(config);
+  const services = composeServices(config);
   const here = async (): Promise<CommandResult<N>> => {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
-      return (await runCommandOn(database.db, { command, args })) as CommandResult<N>;
+      return (await runCommandOn(database.db, services, { command, args })) as CommandResult<N>;
     } finally {
       await database.close();
     }
@@ -89,7 +90,6 @@ async function runCommand<N extends CommandName>(command: N, args: Record<string
 async function start() {
   const started = Date.now();
   const config = loadConfig();
-  composeModules(config);
   // The embedded database belongs to this process until it exits: a second sandbox or a CLI command on the same folder
   // would write behind its back (platform/data-folder-lock.ts). CLI commands reach it through the control socket.
   const lock = config.databaseUrl ? undefined : await lockDataFolder(config.dataDir, 'server');
@@ -105,15 +105,18 @@ async function start() {
 }
 
 async function serve(config: Config, database: Database, lock: DataFolderLock | undefined, started: number) {
+  // One set of services for everything this process serves: a password changed through the control socket is
+  // forgotten by the cache of the app that answers the requests.
+  const services = composeServices(config);
   const where = database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
-  lock?.serve((request) => runCommandOn(database.db, request));
+  lock?.serve((request) => runCommandOn(database.db, services, request));
   let demoCredentials: string | undefined;
   if ((await listClients(database.db)).length === 0) {
     const password = newPassword();
     try {
       const demo = await createClient(database.db, { username: 'demo', password });
       // Products with stock, so the reference's examples (Create an order) work as sent on a fresh sandbox.
-      await createDemoProducts(database.db, demo);
+      await createDemoProducts(database.db, services.eventPayloads, demo);
       demoCredentials = `Created the demo API client (id ${demo.id}). Keep these credentials:\n  username: demo\n  password: ${password}`;
       console.log(`\n${demoCredentials}\n`);
     } catch (error) {
@@ -122,7 +125,7 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
       console.log("Another process created the demo API client; its credentials are in that process's output.");
     }
   }
-  const app = await buildApp({ db: database.db, config, paceWarehouse: true });
+  const app = await buildApp({ db: database.db, config, services, paceWarehouse: true });
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     concurrency: config.webhookConcurrency,

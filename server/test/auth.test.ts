@@ -100,7 +100,7 @@ describe('bearer tokens', () => {
     const second = await sb.call('POST', '/token', {
       form: { grant_type: 'password', username: fresh.username, password: fresh.password },
     });
-    expect(await revokeToken(sb.database.db, fresh.token)).toBe(true);
+    expect(await revokeToken(sb.database.db, sb.services.tokenCache, fresh.token)).toBe(true);
     expect((await sb.call('GET', '/v3/orders', { token: fresh.token })).status).toBe(401);
     expect((await sb.call('GET', '/v3/orders', { token: second.body.access_token })).status).toBe(200);
   });
@@ -111,7 +111,7 @@ describe('bearer tokens', () => {
     const order = () =>
       sb.call('POST', '/v3/orders', { token: fresh.token, body: orderDocument(fresh, { items: [{ sku: 'CACHED-1', quantity: 1 }] }) });
     expect((await order()).status).toBe(201);
-    expect(await revokeToken(sb.database.db, fresh.token)).toBe(true);
+    expect(await revokeToken(sb.database.db, sb.services.tokenCache, fresh.token)).toBe(true);
     expect((await order()).status).toBe(401);
   });
 

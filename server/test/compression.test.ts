@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '@shopapi/contract';
-import { buildApp } from '../src/app.ts';
+import { buildApp, composeServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/platform/db/index.ts';
 import { createClient } from '../src/modules/clients/service.ts';
-import { createDemoProducts } from '../src/modules/clients/demo.ts';
+import { createDemoProducts } from '../src/modules/demo/service.ts';
 
 let app: FastifyInstance;
 let database: Database;
@@ -33,9 +33,11 @@ beforeAll(async () => {
   writeFileSync(join(build, 'docs', 'index.html'), page);
   writeFileSync(join(build, 'docs', 'index.html.br'), pageBrotli);
   database = await openDatabase({ inMemory: true });
-  app = await buildApp({ db: database.db, config: loadConfig({ logLevel: 'silent' }), logger: false, portalDir: build });
+  const config = loadConfig({ logLevel: 'silent' });
+  const services = composeServices(config);
+  app = await buildApp({ db: database.db, config, services, logger: false, portalDir: build });
   const client = await createClient(database.db, { username: 'demo', password: 'demo-password-123' });
-  await createDemoProducts(database.db, client);
+  await createDemoProducts(database.db, services.eventPayloads, client);
   const answer = await app.inject({
     method: 'POST',
     url: '/token',

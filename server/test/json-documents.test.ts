@@ -1,4 +1,4 @@
-// Orders and shipments are written as JSON text by the database (src/api/v3/representation/sql.ts); the list pages send that
+// Orders and shipments are written as JSON text by the database (src/representation/sql.ts); the list pages send that
 // text as it is. These tests hold it to what a client sends and to the other ways the same resources are read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';

@@ -59,7 +59,7 @@ describe(`${units} units of a sku, ${orderCount} orders of one unit`, () => {
     // Each racer walks the orders as a warehouse round does: every order that may start, one transaction each.
     const startEverything = async () => {
       for (const id of await ordersToStart(sb.database.db, client.id))
-        await sb.database.db.transaction((tx) => startOrder(tx, domain, id, now));
+        await sb.database.db.transaction((tx) => startOrder(tx, sb.services.eventPayloads, domain, id, now));
     };
     await Promise.all(Array.from({ length: racers }, startEverything));
 
@@ -77,7 +77,7 @@ describe(`${units} units of a sku, ${orderCount} orders of one unit`, () => {
         const shipped = await sb.database.db.transaction(async (tx) => {
           const shipment = (await findShipment(tx, domain, id, { lock: true }))!;
           if (shipment.status === 'SHIPPED') return true;
-          await stepShipment(tx, domain, shipment, new Date(), { correctShortage: false });
+          await stepShipment(tx, sb.services.eventPayloads, domain, shipment, new Date(), { correctShortage: false });
           return false;
         });
         if (shipped) return;
@@ -117,7 +117,7 @@ describe('a shipment whose reserved goods are gone', () => {
     const reserving = await place();
     const now = new Date();
     const shipment = (await sb.database.db.transaction(async (tx) => {
-      const started = await startOrder(tx, domain, reserving, now);
+      const started = await startOrder(tx, sb.services.eventPayloads, domain, reserving, now);
       if (started) await scheduleFirstMove(tx, started, now, 1);
       return started;
     }))!;
@@ -127,7 +127,7 @@ describe('a shipment whose reserved goods are gone', () => {
     // Several rounds keep running the due moves; each move is one transaction, and the shipping one runs short.
     const until = new Date(now.getTime() + 3_600_000);
     const round = async () => {
-      for (let n = 0; n < 10; n++) await runNextShipmentStep(sb.database.db, domain, until, 1);
+      for (let n = 0; n < 10; n++) await runNextShipmentStep(sb.database.db, sb.services.eventPayloads, domain, until, 1);
     };
     await Promise.all(Array.from({ length: racers }, round));
 

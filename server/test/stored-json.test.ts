@@ -1,11 +1,11 @@
-// The stored resource JSON of orders and order items (api/v3/representation/stored.ts): kept by triggers on every write,
+// The stored resource JSON of orders and order items (representation/stored.ts): kept by triggers on every write,
 // read with each request's base, rewritten when the representation changes. The sandbox checks every database it closes
 // against the expressions too (support/sandbox.ts), so every suite's writes are checked; these are the parts of it no
 // other suite reaches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../src/platform/db/index.ts';
-import { documentsOutOfStep, installStoredJson } from '../src/api/v3/representation/stored.ts';
+import { documentsOutOfStep, installStoredJson } from '../src/representation/stored.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { createProducts, orderDocument } from './support/fixtures.ts';
 

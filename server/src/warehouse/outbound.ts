@@ -4,6 +4,7 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import { type Db, ownedBy, schema, type Tx } from '../platform/db/index.ts';
 import type { Client } from '../modules/clients/client.ts';
+import type { EventPayloads } from '../modules/webhooks/payloads.ts';
 import { lockClientWarehouse } from '../modules/inventory/service.ts';
 import {
   failShipment,
@@ -37,8 +38,8 @@ export async function scheduleFirstMove(tx: Db, shipment: ShipmentRow, now: Date
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator (the sandbox's advance): it leaves the agenda. */
-export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, now: Date) {
-  await failShipment(tx, client, shipment, now);
+export async function putInError(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date) {
+  await failShipment(tx, payloads, client, shipment, now);
   await unschedule(tx, 'shipment', shipment.id);
 }
 
@@ -50,7 +51,13 @@ export async function putInError(tx: Tx, client: Client, shipment: ShipmentRow, 
  * ERROR instead. Returns the moment of the move, or undefined when nothing is due. Shipments past the retention window
  * still move (see ShipmentLookup).
  */
-export async function runNextShipmentStep(db: Db, client: Client, until: Date, stepSeconds: number): Promise<Date | undefined> {
+export async function runNextShipmentStep(
+  db: Db,
+  payloads: EventPayloads,
+  client: Client,
+  until: Date,
+  stepSeconds: number,
+): Promise<Date | undefined> {
   return db.transaction(async (tx) => {
     // The client's warehouse lock before the task's row: the lock order of every transaction that moves shipments.
     await lockClientWarehouse(tx, client.id);
@@ -72,10 +79,10 @@ export async function runNextShipmentStep(db: Db, client: Client, until: Date, s
     try {
       // In a savepoint: a shortage undoes the step alone, and the shipment goes to ERROR while this transaction still
       // holds it, so no other process runs the failed step again meanwhile.
-      result = await tx.transaction((step) => stepShipment(step, client, shipment, task.dueOn, { correctShortage: false }));
+      result = await tx.transaction((step) => stepShipment(step, payloads, client, shipment, task.dueOn, { correctShortage: false }));
     } catch (error) {
       if (!(error instanceof ShortageError)) throw error;
-      await putInError(tx, client, shipment, task.dueOn);
+      await putInError(tx, payloads, client, shipment, task.dueOn);
       return task.dueOn;
     }
     if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));

@@ -3,6 +3,7 @@
 // While the client's clock advances they answer 409 (refuseWhileAdvancing): the catch-up works through the same
 // shipments in clock order, and a control's move at the clock's passing moment would race it.
 import type { Db } from '../platform/db/index.ts';
+import type { ModuleServices } from '../modules/services.ts';
 import { clientNow } from '../modules/clients/service.ts';
 import { refuseWhileAdvancing } from '../modules/clients/clock.ts';
 import type { Client } from '../modules/clients/client.ts';
@@ -17,32 +18,44 @@ import { DomainError, domainError } from '../platform/errors.ts';
  * Ships the order now, whatever the stock and even on hold (see shipOrderNow); the tracking of what shipped is left to
  * the clock. Returns the id of the last shipment shipped.
  */
-export async function shipNow(db: Db, client: Client, orderId: number, opts: WarehouseOptions): Promise<number> {
+export async function shipNow(db: Db, services: ModuleServices, client: Client, orderId: number, opts: WarehouseOptions): Promise<number> {
   const order = await requireOrder(db, client.id, orderId);
   await refuseWhileAdvancing(db, client.id);
   return db.transaction(async (tx) => {
     const now = clientNow(client);
-    const shipped = await shipOrderNow(tx, client, order.id, now);
+    const shipped = await shipOrderNow(tx, services.eventPayloads, client, order.id, now);
     for (const id of shipped) await schedule(tx, client.id, 'shipment', id, new Date(now.getTime() + opts.stepSeconds * 1000));
     return shipped[shipped.length - 1];
   });
 }
 
+/** A step that would ship goods not on the shelf: receive them first, or ship the order now (the API words how). */
+export class ShortageRefusal extends DomainError {
+  constructor(
+    readonly shortage: string,
+    readonly orderId: number,
+  ) {
+    super({ code: '409', detail: `${shortage} Receive goods first, or ship the order now.` });
+  }
+}
+
 /** One step of one shipment now (an operator resolving an ERROR, or the next status or tracking stage). */
-export async function advanceShipment(db: Db, client: Client, shipmentId: number, opts: WarehouseOptions): Promise<void> {
+export async function advanceShipment(
+  db: Db,
+  services: ModuleServices,
+  client: Client,
+  shipmentId: number,
+  opts: WarehouseOptions,
+): Promise<void> {
   await refuseWhileAdvancing(db, client.id);
   await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     const now = clientNow(client);
     let result: StepResult;
     try {
-      result = await stepShipment(tx, client, shipment, now, { correctShortage: false, operator: true });
+      result = await stepShipment(tx, services.eventPayloads, client, shipment, now, { correctShortage: false, operator: true });
     } catch (error) {
-      if (error instanceof ShortageError)
-        throw domainError(
-          '409',
-          `${error.message} Receive goods first, or ship the order with POST /sandbox/orders/${shipment.orderId}/ship.`,
-        );
+      if (error instanceof ShortageError) throw new ShortageRefusal(error.message, shipment.orderId);
       throw error;
     }
     if (result === 'done') throw domainError('409', `Shipment ${shipment.id} has been delivered: nothing more happens to it.`);
@@ -50,11 +63,11 @@ export async function advanceShipment(db: Db, client: Client, shipmentId: number
   });
 }
 
-export async function failShipmentNow(db: Db, client: Client, shipmentId: number): Promise<void> {
+export async function failShipmentNow(db: Db, services: ModuleServices, client: Client, shipmentId: number): Promise<void> {
   await refuseWhileAdvancing(db, client.id);
   await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
-    await putInError(tx, client, shipment, clientNow(client));
+    await putInError(tx, services.eventPayloads, client, shipment, clientNow(client));
   });
 }
 

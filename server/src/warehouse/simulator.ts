@@ -2,6 +2,7 @@
 // whether the clock moves by real time or by an advance. The work comes in slices that hold the database for a few tens
 // of milliseconds; the worker (worker.ts) gives clients their slices in turn.
 import type { Db } from '../platform/db/index.ts';
+import type { ModuleServices } from '../modules/services.ts';
 import { clientNow } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { arrivedPackingSlips, completeDueInbounds, nextInboundMoment, receivePackingSlip } from '../modules/inbound/service.ts';
@@ -52,6 +53,7 @@ const offsetShowing = (moment: Date) => Math.ceil((moment.getTime() - Date.now()
  */
 export async function runSlice(
   db: Db,
+  services: ModuleServices,
   client: Client,
   targetOffsetSeconds: number,
   catchUp: CatchUp,
@@ -71,17 +73,18 @@ export async function runSlice(
   if (!catchUp.settled) {
     if (!catchUp.orders) {
       for (const id of await arrivedPackingSlips(db, client.id, dayOf(now))) {
-        await receivePackingSlip(db, client, id);
+        await receivePackingSlip(db, services.eventPayloads, client, id);
         if (spent()) return stay;
       }
-      await completeDueInbounds(db, client);
+      await completeDueInbounds(db, services.eventPayloads, client);
       // Listed after the goods arrived: they may let orders go that could not before.
       catchUp.orders = await ordersToStart(db, client.id);
       if (spent()) return stay;
     }
     for (let id = catchUp.orders.shift(); id !== undefined; id = catchUp.orders.shift()) {
       await db.transaction(async (tx) => {
-        for (const shipment of await startOrderShipments(tx, client, id, now)) await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
+        for (const shipment of await startOrderShipments(tx, services.eventPayloads, client, id, now))
+          await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
       });
       if (spent()) return stay;
     }
@@ -104,7 +107,7 @@ export async function runSlice(
     return { offsetSeconds, done: false };
   };
   for (;;) {
-    const moved = await runNextShipmentStep(db, client, horizon, opts.stepSeconds);
+    const moved = await runNextShipmentStep(db, services.eventPayloads, client, horizon, opts.stepSeconds);
     if (!moved) break;
     if (spent()) return moveTo(moved, offset, false);
   }

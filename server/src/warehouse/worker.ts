@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../platform/db/index.ts';
+import type { ModuleServices } from '../modules/services.ts';
 import type { Client } from '../modules/clients/client.ts';
 import { allClientIds } from '../modules/clients/service.ts';
 import {
@@ -67,7 +68,7 @@ interface Job {
   finish(): void;
 }
 
-export function startWarehouseWorker(db: Db, opts: WorkerOptions): WarehouseWorker {
+export function startWarehouseWorker(db: Db, services: ModuleServices, opts: WorkerOptions): WarehouseWorker {
   const timing = { ...workerTiming, ...opts.timing };
   const owner = randomUUID();
   /** Clients being worked on, in turn order: a job whose turn ends goes to the back. */
@@ -121,14 +122,14 @@ export function startWarehouseWorker(db: Db, opts: WorkerOptions): WarehouseWork
     }
     const { client, clock } = job.held;
     const target = clock.advance?.toOffsetSeconds ?? client.clockOffsetSeconds;
-    const slice = await runSlice(db, client, target, job.catchUp, { stepSeconds: opts.stepSeconds, sliceMs: timing.sliceMs });
+    const slice = await runSlice(db, services, client, target, job.catchUp, { stepSeconds: opts.stepSeconds, sliceMs: timing.sliceMs });
     if (clock.advance && slice.done) {
-      await finishAdvance(db, client.id, owner);
+      await finishAdvance(db, services.tokenCache, client.id, owner);
       holding.delete(client.id);
       return false;
     }
     if (clock.advance && slice.offsetSeconds !== client.clockOffsetSeconds) {
-      const offsetSeconds = await moveAdvancingClock(db, client.id, owner, slice.offsetSeconds);
+      const offsetSeconds = await moveAdvancingClock(db, services.tokenCache, client.id, owner, slice.offsetSeconds);
       if (offsetSeconds === undefined) {
         holding.delete(client.id); // the lease ran out and another process took the work over
         return false;

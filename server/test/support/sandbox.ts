@@ -2,18 +2,17 @@
 // with an HTTP caller that checks every answer against the generated OpenAPI document.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, composeServices } from '../../src/app.ts';
+import type { ModuleServices } from '../../src/modules/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/platform/db/index.ts';
+import type { Database } from '../../src/platform/db/index.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
-import { documentsOutOfStep } from '../../src/api/v3/representation/stored.ts';
+import { documentsOutOfStep } from '../../src/representation/index.ts';
 import { checkAgainstOpenApi } from './openapi-check.ts';
+import { openTestDatabase } from './bed/database.ts';
+
+export { dbKind } from './bed/database.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -51,37 +50,11 @@ export interface TestSandbox {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** The app's module services (its token cache, its event payloads), for tests that call module functions directly. */
+  services: ModuleServices;
   call<T = any>(method: string, url: string, opts?: CallOptions): Promise<Answer<T>>;
   newClient(): Promise<TestClient>;
   close(): Promise<void>;
-}
-
-export const dbKind = () => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
-
-async function openTestDatabase(onDisk: boolean): Promise<{ database: Database; dropDatabase?: () => Promise<void>; url?: string }> {
-  if (dbKind() === 'pglite' && onDisk) {
-    // In a data folder, as `npm start` runs it: its file system behaves unlike the in-memory one under large writes.
-    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
-    const database = await openDatabase({ dataDir });
-    return {
-      database: {
-        ...database,
-        close: async () => {
-          await database.close();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      },
-    };
-  }
-  if (dbKind() === 'pglite') return { database: await openDatabase({ inMemory: true }) };
-  const adminUrl = inject('postgresUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE sandbox_template`);
-  await admin.end();
-  const url = adminUrl.replace(/\/[^/]+$/, `/${name}`);
-  return { database: await openDatabase({ databaseUrl: url, poolSize: 5 }), url };
 }
 
 /** `onDisk`: PGlite in a temporary data folder instead of in memory (PostgreSQL is unaffected). */
@@ -93,7 +66,8 @@ export async function startSandbox(
   // Tests read the warehouse right after an advance: the call waits for the whole catch-up, however loaded the machine
   // (the tests of 202 answers set a short wait).
   const config = loadConfig({ logLevel: 'silent', publicUrl: 'http://sandbox.test', sandboxAdvanceWaitMs: 120_000, ...overrides });
-  const app = await buildApp({ db: database.db, config, logger: false });
+  const services = composeServices(config);
+  const app = await buildApp({ db: database.db, config, services, logger: false });
   await app.ready();
 
   async function call<T>(method: string, url: string, opts: CallOptions = {}): Promise<Answer<T>> {
@@ -144,6 +118,7 @@ export async function startSandbox(
     app,
     database,
     config,
+    services,
     call,
     newClient,
     databaseUrl: url,

@@ -1,11 +1,12 @@
 // POST /token, /status and /settings: the calls v3 and v2 share, each part an encapsulated plugin with its own format.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { errorHandlerOf, renderTokenError } from '../shared/errors.ts';
 import type { AppContext } from '../shared/context.ts';
-import { v2Conventions } from '../v2/plugin.ts';
+import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import { statusRoutes, tokenRoutes } from './routes.ts';
 
-export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
+async function authApi(app: FastifyInstance, context: AppContext) {
   await app.register(async (token) => {
     token.decorate('api', { name: 'token', mediaType: 'application/json' });
     token.setErrorHandler(errorHandlerOf(renderTokenError));
@@ -13,7 +14,21 @@ export async function authApiPlugin(app: FastifyInstance, context: AppContext) {
   });
   // Status and settings have always answered as v2 calls do (the envelope, lenient query strings).
   await app.register(async (status) => {
-    await status.register(v2Conventions);
+    await status.register(envelopeConventions);
     statusRoutes(status, context);
   });
 }
+
+export const authApiPlugin = fp(authApi, {
+  name: 'shopapi-auth-api',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: [
+    'shopapi-request-log',
+    'shopapi-bearer-auth',
+    'shopapi-rate-limit',
+    'shopapi-input-guard',
+    'shopapi-form-body',
+    'shopapi-jsonapi',
+  ],
+});

@@ -5,11 +5,11 @@ import { shipmentById } from '../../modules/shipments/service.ts';
 import type { WarehouseOptions } from '../../warehouse/simulator.ts';
 import { beginAdvance, readClock } from '../../modules/clients/clock.ts';
 import { advanceShipment, failShipmentNow, returnShipment, shipNow } from '../../warehouse/sandbox.ts';
-import { clockResource, returnItemResource, shipmentDocuments } from '../v3/representation/index.ts';
+import { clockResource, returnItemResource, shipmentDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
-import { bodyPointer, locating } from '../v3/problem-pointers.ts';
+import { bodyPointer, locating } from '../shared/problem-pointers.ts';
 
-export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf, warehouse }: AppContext) {
+export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf, warehouse, services }: AppContext) {
   const warehouseOptions: WarehouseOptions = { stepSeconds: config.sandboxStepSeconds };
 
   /** The shipment with its items included, as the sandbox calls answer. */
@@ -34,16 +34,16 @@ export function sandboxRoutes(app: FastifyInstance, { db, config, baseOf, wareho
   });
 
   route(app, 'sandboxShipOrder', async (request) =>
-    shipmentDocument(request, await shipNow(db, request.client, request.params.id, warehouseOptions)),
+    shipmentDocument(request, await shipNow(db, services, request.client, request.params.id, warehouseOptions)),
   );
 
   route(app, 'sandboxAdvanceShipment', async (request) => {
-    await advanceShipment(db, request.client, request.params.id, warehouseOptions);
+    await advanceShipment(db, services, request.client, request.params.id, warehouseOptions);
     return shipmentDocument(request, request.params.id);
   });
 
   route(app, 'sandboxFailShipment', async (request) => {
-    await failShipmentNow(db, request.client, request.params.id);
+    await failShipmentNow(db, services, request.client, request.params.id);
     return shipmentDocument(request, request.params.id);
   });
 

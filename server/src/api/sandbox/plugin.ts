@@ -1,4 +1,5 @@
 // The /sandbox controls, settings and request log as one encapsulated plugin, in the JSON:API conventions of v3.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { useJsonApi } from '../shared/jsonapi.ts';
 import type { AppContext } from '../shared/context.ts';
@@ -7,10 +8,17 @@ import { sandboxSettingsRoutes } from './settings.ts';
 import { sandboxRequestRoutes } from './requests.ts';
 import { sandboxScenarioRoutes } from './scenarios.ts';
 
-export async function sandboxPlugin(app: FastifyInstance, context: AppContext) {
+async function sandbox(app: FastifyInstance, context: AppContext) {
   useJsonApi(app, 'sandbox');
   sandboxRoutes(app, context);
   sandboxSettingsRoutes(app, context);
   sandboxRequestRoutes(app, context);
   sandboxScenarioRoutes(app, context);
 }
+
+export const sandboxPlugin = fp(sandbox, {
+  name: 'shopapi-sandbox',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['shopapi-request-log', 'shopapi-bearer-auth', 'shopapi-rate-limit', 'shopapi-input-guard', 'shopapi-jsonapi'],
+});

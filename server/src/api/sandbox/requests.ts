@@ -4,7 +4,7 @@ import { sandboxRequestsPageSizeMax } from '@shopapi/contract';
 import { route, type RequestOf } from '../shared/routes.ts';
 import { paginationLinks } from '../shared/query.ts';
 import { findRequest, listRequests, type RequestLogFilter } from '../../modules/request-log/reader.ts';
-import { sandboxRequestResource } from '../v3/representation/index.ts';
+import { sandboxRequestResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 

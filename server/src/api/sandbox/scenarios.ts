@@ -4,7 +4,7 @@ import { scenarios } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import type { AppContext } from '../shared/context.ts';
 import { orderScenario, setOrderScenario, type OrderScenario } from '../../modules/scenarios/service.ts';
-import { attributesPointer, locating } from '../v3/problem-pointers.ts';
+import { attributesPointer, locating } from '../shared/problem-pointers.ts';
 
 export function sandboxScenarioRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   const orderScenarioDocument = (id: number, attributes: OrderScenario, base: string) => ({

@@ -4,10 +4,10 @@ import { SandboxSettingsInput } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { compileBodyValidator, validationItems } from '../shared/validation.ts';
 import { replaceSettings, sandboxSettingsOf, type SettingsInput } from '../../modules/reference/settings.ts';
-import { sandboxSettingsResource } from '../v3/representation/index.ts';
+import { sandboxSettingsResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
-import { pointerAt, type Locate } from '../v3/problem-pointers.ts';
+import { pointerAt, type Locate } from '../shared/problem-pointers.ts';
 
 export function sandboxSettingsRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
   route(app, 'getSandboxSettings', async (request) => ({

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../modules/clients/tokens.ts';
 import type { Client } from '../../modules/clients/client.ts';
+import type { TokenCache } from '../../modules/clients/token-cache.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -20,17 +21,22 @@ declare module 'fastify' {
   }
 }
 
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
-  app.decorateRequest('client', null as unknown as Client);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config?.auth) return;
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const client = match ? await authenticate(opts.db, match[1], { cached: request.routeOptions.config.cachedClient }) : undefined;
-    if (!client) {
-      reply.header('www-authenticate', 'Bearer');
-      throw domainError('401', 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.');
-    }
-    request.client = client;
-  });
-});
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db; tokenCache: TokenCache }) => {
+    app.decorateRequest('client', null as unknown as Client);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config?.auth) return;
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const client = match
+        ? await authenticate(opts.db, opts.tokenCache, match[1], { cached: request.routeOptions.config.cachedClient })
+        : undefined;
+      if (!client) {
+        reply.header('www-authenticate', 'Bearer');
+        throw domainError('401', 'The token is missing, invalid, expired or revoked. Request a new token at POST /token.');
+      }
+      request.client = client;
+    });
+  },
+  { name: 'shopapi-bearer-auth', fastify: '5.x' },
+);

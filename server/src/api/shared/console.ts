@@ -1,4 +1,5 @@
 // The sandbox console (console/, a single-page app built by Vite) at /console/: its built files as they are, its
+import fp from 'fastify-plugin';
 // index.html for every other path under /console/ (the app's own routes, so deep links and reloads work), the build's
 // progress while `npm start` builds it, and a page saying how to build it while it is not built.
 import { existsSync, statSync } from 'node:fs';
@@ -48,7 +49,7 @@ function builtConsoleHeaders(root: string) {
   };
 }
 
-export async function consolePlugin(app: FastifyInstance, opts: { root: string; buildProgress: () => BuildProgress | undefined }) {
+async function consoleFiles(app: FastifyInstance, opts: { root: string; buildProgress: () => BuildProgress | undefined }) {
   const root = resolve(opts.root);
   const builtHeaders = builtConsoleHeaders(root);
   // The portal's plugin may already have given replies sendFile; this context adds it only where it is missing. Each
@@ -82,3 +83,10 @@ export async function consolePlugin(app: FastifyInstance, opts: { root: string; 
     return send(reply, 'index.html', headers);
   }
 }
+
+export const consolePlugin = fp(consoleFiles, {
+  name: 'shopapi-console',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['shopapi-security-headers'],
+});

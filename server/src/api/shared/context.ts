@@ -1,8 +1,10 @@
-// What every API plugin is given by the composition root: the database, the configuration and how links are built.
+// What every API plugin is given by the composition root: the database, the configuration, the modules' per-app
+// services and how links are built.
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { WarehouseWorker } from '../../warehouse/worker.ts';
+import type { ModuleServices } from '../../modules/services.ts';
 
 export interface AppContext {
   db: Db;
@@ -11,4 +13,6 @@ export interface AppContext {
   baseOf(request: FastifyRequest): string;
   /** This process's warehouse worker: clock advances run on it. */
   warehouse: WarehouseWorker;
+  /** The per-app ports of the modules (composeServices in app.ts). */
+  services: ModuleServices;
 }

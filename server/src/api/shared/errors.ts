@@ -5,6 +5,7 @@ import { errorCatalogue, limits, tokenErrors, v2Messages, type ErrorCode } from 
 import { validationItems } from './validation.ts';
 import { isForeignKeyViolation } from '../../platform/db/index.ts';
 import { DomainError, type Problem } from '../../platform/errors.ts';
+import { inApiWords } from './refusals.ts';
 
 /** At most `limits.errorsMax` problems: the first ones, and a last entry that says how many more were found. */
 export function capProblems<T>(problems: T[], more: (count: number) => T): T[] {
@@ -88,7 +89,7 @@ function fastifyErrorItems(error: FastifyError): { status: number; items: Proble
 }
 
 function handle(render: ErrorRenderer, error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof DomainError) return sendProblems(render, reply, error.status, error.items, error.result);
+  if (error instanceof DomainError) return sendProblems(render, reply, error.status, inApiWords(error), error.result);
   const { status, items } = fastifyErrorItems(error);
   if (status >= 500) request.log.error({ err: error }, 'unhandled error');
   return sendProblems(render, reply, status, items);

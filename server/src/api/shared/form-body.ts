@@ -37,12 +37,15 @@ export function parseForm(text: string): Record<string, unknown> {
   }
 }
 
-export const formBodyPlugin = fp(async (app: FastifyInstance) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, parseForm(body as string));
-    } catch (error) {
-      done(error as FormBodyError, undefined);
-    }
-  });
-});
+export const formBodyPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, parseForm(body as string));
+      } catch (error) {
+        done(error as FormBodyError, undefined);
+      }
+    });
+  },
+  { name: 'shopapi-form-body', fastify: '5.x' },
+);

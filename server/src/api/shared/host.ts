@@ -40,13 +40,16 @@ function problem(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export const hostPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request, reply) => {
-    const detail = problem(request);
-    if (!detail) return;
-    // API paths answer in their API's error format (its plugin's error handler, or the fallback for unknown paths); the
-    // portal's pages in plain text.
-    if (apiPrefixes.test(request.url)) throw domainError('400', detail);
-    return reply.code(400).type('text/plain; charset=utf-8').send(detail);
-  });
-});
+export const hostPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const detail = problem(request);
+      if (!detail) return;
+      // API paths answer in their API's error format (its plugin's error handler, or the fallback for unknown paths); the
+      // portal's pages in plain text.
+      if (apiPrefixes.test(request.url)) throw domainError('400', detail);
+      return reply.code(400).type('text/plain; charset=utf-8').send(detail);
+    });
+  },
+  { name: 'shopapi-host', fastify: '5.x' },
+);

@@ -63,10 +63,13 @@ export function assertCleanInput(value: unknown, part: 'query' | 'path' | 'body'
   throw domainError('400', detail, part === 'body' ? { pointer: problem.pointer } : { parameter: problem.pointer.slice(1) });
 }
 
-export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request) => {
-    assertCleanInput(request.query, 'query');
-    assertCleanInput(request.params, 'path');
-    assertCleanInput(request.body, 'body');
-  });
-});
+export const inputGuardPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('preValidation', async (request) => {
+      assertCleanInput(request.query, 'query');
+      assertCleanInput(request.params, 'path');
+      assertCleanInput(request.body, 'body');
+    });
+  },
+  { name: 'shopapi-input-guard', fastify: '5.x' },
+);

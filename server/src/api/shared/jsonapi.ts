@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, JSON_API_MEDIA_TYPE, operationById } from '@shopapi/contract';
 import { errorHandlerOf, fallbackErrorHandlerOf, renderEnvelope, sendProblems, type ErrorRenderer } from './errors.ts';
 import { DomainError, type Problem } from '../../platform/errors.ts';
-import { errorSource } from '../v3/problem-pointers.ts';
+import { errorSource } from '../shared/problem-pointers.ts';
 
 /** Which API a route belongs to: its plugin says so (the request log records it). */
 export type ApiName = 'v3' | 'sandbox' | 'v2' | 'token';
@@ -45,7 +45,7 @@ function acceptable(accept: string | undefined): boolean {
   });
 }
 
-const bodyTypes = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
+const bodyTypes: ReadonlySet<string> = new Set([JSON_API_MEDIA_TYPE, 'application/json']);
 
 /** The body content types the route's operation declares (multipart, images; `image/*` covers every image type); empty for JSON:API documents. */
 function declaredBodyTypes(request: FastifyRequest): string[] {
@@ -113,17 +113,20 @@ export const sendFallbackError = (request: FastifyRequest, reply: FastifyReply, 
  * without parameters on every JSON:API answer, and the fallback error handling and negotiation for requests no API
  * plugin owns, which Fastify handles in the root context (unknown paths, errors before a route is known).
  */
-export const jsonApiPlugin = fp(async (app: FastifyInstance) => {
-  app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+export const jsonApiPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  app.addHook('onRequest', async (request) => {
-    if (ownedByNoApi(request) && isJsonApiPath(request.url)) await negotiate(request);
-  });
+    app.addHook('onRequest', async (request) => {
+      if (ownedByNoApi(request) && isJsonApiPath(request.url)) await negotiate(request);
+    });
 
-  // Fastify appends "; charset=utf-8" to JSON-like types; JSON:API answers carry the media type without parameters.
-  app.addHook('onSend', async (_request, reply) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
-  });
+    // Fastify appends "; charset=utf-8" to JSON-like types; JSON:API answers carry the media type without parameters.
+    app.addHook('onSend', async (_request, reply) => {
+      if (String(reply.getHeader('content-type') ?? '').startsWith(JSON_API_MEDIA_TYPE)) reply.header('content-type', JSON_API_MEDIA_TYPE);
+    });
 
-  app.setErrorHandler(fallbackErrorHandlerOf(fallbackRenderer));
-});
+    app.setErrorHandler(fallbackErrorHandlerOf(fallbackRenderer));
+  },
+  { name: 'shopapi-jsonapi', fastify: '5.x' },
+);

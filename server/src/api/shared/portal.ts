@@ -53,47 +53,50 @@ function builtSite(root: string) {
   };
 }
 
-export const portalPlugin = fp(async (app: FastifyInstance, opts: { root: string; buildProgress: () => BuildProgress | undefined }) => {
-  const root = resolve(opts.root);
-  const site = builtSite(root);
-  const building = () => {
-    const progress = opts.buildProgress();
-    return unfinished(progress, 'portal') ? progress : undefined;
-  };
+export const portalPlugin = fp(
+  async (app: FastifyInstance, opts: { root: string; buildProgress: () => BuildProgress | undefined }) => {
+    const root = resolve(opts.root);
+    const site = builtSite(root);
+    const building = () => {
+      const progress = opts.buildProgress();
+      return unfinished(progress, 'portal') ? progress : undefined;
+    };
 
-  // The build writes a Brotli copy of its pages, scripts and stylesheets (name.br, at a quality too slow to compress
-  // with on each request): those go out as they are, the rest through the compression plugin.
-  // The build names its scripts and stylesheets after their content (assets/): a browser may keep them for good.
-  // Set by setHeaders, with the file actually sent: @fastify/static 8.3 drops sendFile's own options when it falls back
-  // from a missing Brotli copy to the file itself. Each call names the root, so none is given here (and a portal not yet
-  // built draws no warning at start).
-  const assets = join(root, 'assets') + sep;
-  await app.register(fastifyStatic, {
-    serve: false,
-    preCompressed: true,
-    cacheControl: false,
-    setHeaders: (response, path) => response.setHeader('cache-control', path.startsWith(assets) ? hashedFileCache : revalidated),
-  });
-  app.get('/*', (request, reply) => {
-    if (apiPrefixes.test(request.url)) return reply.callNotFound();
-    const progress = building();
-    if (progress) return sendBuildingPage(reply, progress, 'portal');
-    const current = site();
-    const file = current && fileFor(root, request.url);
-    if (!file) return reply.callNotFound();
-    reply.helmet(current.headers);
-    reply.header('vary', 'accept-encoding');
-    return reply.sendFile(file, root);
-  });
+    // The build writes a Brotli copy of its pages, scripts and stylesheets (name.br, at a quality too slow to compress
+    // with on each request): those go out as they are, the rest through the compression plugin.
+    // The build names its scripts and stylesheets after their content (assets/): a browser may keep them for good.
+    // Set by setHeaders, with the file actually sent: @fastify/static 8.3 drops sendFile's own options when it falls back
+    // from a missing Brotli copy to the file itself. Each call names the root, so none is given here (and a portal not yet
+    // built draws no warning at start).
+    const assets = join(root, 'assets') + sep;
+    await app.register(fastifyStatic, {
+      serve: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (response, path) => response.setHeader('cache-control', path.startsWith(assets) ? hashedFileCache : revalidated),
+    });
+    app.get('/*', (request, reply) => {
+      if (apiPrefixes.test(request.url)) return reply.callNotFound();
+      const progress = building();
+      if (progress) return sendBuildingPage(reply, progress, 'portal');
+      const current = site();
+      const file = current && fileFor(root, request.url);
+      if (!file) return reply.callNotFound();
+      reply.helmet(current.headers);
+      reply.header('vary', 'accept-encoding');
+      return reply.sendFile(file, root);
+    });
 
-  app.setNotFoundHandler((request, reply) => {
-    const current = apiPrefixes.test(request.url) ? undefined : site();
-    if (!current?.notFoundPage) {
-      return sendFallbackError(request, reply, 404, [
-        { code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` },
-      ]);
-    }
-    reply.helmet(current.headers);
-    return reply.code(404).type('text/html; charset=utf-8').send(current.notFoundPage);
-  });
-});
+    app.setNotFoundHandler((request, reply) => {
+      const current = apiPrefixes.test(request.url) ? undefined : site();
+      if (!current?.notFoundPage) {
+        return sendFallbackError(request, reply, 404, [
+          { code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` },
+        ]);
+      }
+      reply.helmet(current.headers);
+      return reply.code(404).type('text/html; charset=utf-8').send(current.notFoundPage);
+    });
+  },
+  { name: 'shopapi-portal', fastify: '5.x', dependencies: ['shopapi-security-headers'] },
+);

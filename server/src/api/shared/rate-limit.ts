@@ -39,28 +39,31 @@ async function countRequest(db: Db, clientId: number, bucket: string, windowStar
  * @fastify/rate-limit does): a route's hooks run after every plugin's, so the client is known (bearer-auth) and the
  * media types negotiated, wherever this plugin is registered among them. Register it before the API plugins.
  */
-export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { db: Db; limitPerHour: number }) => {
-  const limit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const bucket = request.routeOptions.config.rateLimit;
-    if (!bucket || !request.client) return;
-    const now = Date.now();
-    const windowStart = new Date(now - (now % HOUR_MS));
-    const resetSeconds = Math.ceil((windowStart.getTime() + HOUR_MS - now) / 1000);
-    const count = await countRequest(opts.db, request.client.id, bucket, windowStart);
-    reply.header('x-ratelimit-limit', opts.limitPerHour);
-    reply.header('x-ratelimit-remaining', Math.max(0, opts.limitPerHour - count));
-    reply.header('x-ratelimit-reset', resetSeconds);
-    if (count > opts.limitPerHour) {
-      reply.header('retry-after', resetSeconds);
-      throw domainError(
-        '429',
-        `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
-      );
-    }
-  };
-  app.addHook('onRoute', (routeOptions) => {
-    if (!routeOptions.config?.rateLimit) return;
-    const own = routeOptions.onRequest;
-    routeOptions.onRequest = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), limit];
-  });
-});
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db; limitPerHour: number }) => {
+    const limit = async (request: FastifyRequest, reply: FastifyReply) => {
+      const bucket = request.routeOptions.config.rateLimit;
+      if (!bucket || !request.client) return;
+      const now = Date.now();
+      const windowStart = new Date(now - (now % HOUR_MS));
+      const resetSeconds = Math.ceil((windowStart.getTime() + HOUR_MS - now) / 1000);
+      const count = await countRequest(opts.db, request.client.id, bucket, windowStart);
+      reply.header('x-ratelimit-limit', opts.limitPerHour);
+      reply.header('x-ratelimit-remaining', Math.max(0, opts.limitPerHour - count));
+      reply.header('x-ratelimit-reset', resetSeconds);
+      if (count > opts.limitPerHour) {
+        reply.header('retry-after', resetSeconds);
+        throw domainError(
+          '429',
+          `At most ${opts.limitPerHour} requests per hour to the ${bucket} endpoints; try again in ${resetSeconds} seconds.`,
+        );
+      }
+    };
+    app.addHook('onRoute', (routeOptions) => {
+      if (!routeOptions.config?.rateLimit) return;
+      const own = routeOptions.onRequest;
+      routeOptions.onRequest = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), limit];
+    });
+  },
+  { name: 'shopapi-rate-limit', fastify: '5.x', dependencies: ['shopapi-bearer-auth'] },
+);

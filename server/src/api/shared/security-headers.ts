@@ -13,16 +13,19 @@ type HelmetOptions = NonNullable<Parameters<FastifyReply['helmet']>[0]>;
 /** The API's answers are data, never documents: they may load nothing and be framed nowhere. */
 const apiContentSecurityPolicy = { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } };
 
-export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(helmet, {
-    contentSecurityPolicy: apiContentSecurityPolicy,
-    // HSTS is for the TLS terminator in front (docs/OPERATIONS.md): the sandbox itself speaks plain HTTP, often on a
-    // developer's machine, where pinning HTTPS for the host name would break other local services.
-    strictTransportSecurity: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    xFrameOptions: { action: 'deny' },
-  });
-});
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(helmet, {
+      contentSecurityPolicy: apiContentSecurityPolicy,
+      // HSTS is for the TLS terminator in front (docs/OPERATIONS.md): the sandbox itself speaks plain HTTP, often on a
+      // developer's machine, where pinning HTTPS for the host name would break other local services.
+      strictTransportSecurity: false,
+      referrerPolicy: { policy: 'no-referrer' },
+      xFrameOptions: { action: 'deny' },
+    });
+  },
+  { name: 'shopapi-security-headers', fastify: '5.x' },
+);
 
 /**
  * The SHA-256 sources of the executable inline scripts in the built HTML (Docusaurus's colour-mode bootstrap and

@@ -42,20 +42,23 @@ function lingerWhenClosing(socket: Socket) {
   };
 }
 
-export const unreadBodiesPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onSend', async (request, reply, payload) => {
-    const raw = request.raw;
-    if (!bodyPending(raw)) return payload;
-    // A chunked body (no Content-Length) has no known end: it is not drained. Within the bound, Fastify's Connection:
-    // close (a body parser gave up) goes, since the rest is drained.
-    const drained = Number(raw.headers['content-length'] ?? Number.NaN) <= DRAIN_MAX_BYTES;
-    if (!drained) reply.header('connection', 'close');
-    else if (reply.hasHeader('connection')) reply.removeHeader('connection');
-    // Node closes a connection after an answer with Connection: close, and after any answer the client asked to close.
-    lingerWhenClosing(raw.socket);
-    // Whoever was reading (the multipart parser, a body parser that gave up) lets go; the rest flows and is dropped.
-    raw.unpipe();
-    raw.resume();
-    return payload;
-  });
-});
+export const unreadBodiesPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const raw = request.raw;
+      if (!bodyPending(raw)) return payload;
+      // A chunked body (no Content-Length) has no known end: it is not drained. Within the bound, Fastify's Connection:
+      // close (a body parser gave up) goes, since the rest is drained.
+      const drained = Number(raw.headers['content-length'] ?? Number.NaN) <= DRAIN_MAX_BYTES;
+      if (!drained) reply.header('connection', 'close');
+      else if (reply.hasHeader('connection')) reply.removeHeader('connection');
+      // Node closes a connection after an answer with Connection: close, and after any answer the client asked to close.
+      lingerWhenClosing(raw.socket);
+      // Whoever was reading (the multipart parser, a body parser that gave up) lets go; the rest flows and is dropped.
+      raw.unpipe();
+      raw.resume();
+      return payload;
+    });
+  },
+  { name: 'shopapi-unread-bodies', fastify: '5.x' },
+);

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OperationId } from '@shopapi/contract';
 import { route, type FromContract, type Handler } from '../shared/routes.ts';
 import { DomainError } from '../../platform/errors.ts';
+import { inV2Words } from './wording.ts';
 
 export const ok = <T>(message: string, result: T) => ({ messageCode: 'OK' as const, message, result });
 /** A v2 search that finds nothing: HTTP 200, since v2 clients read messageCode to tell a new record from an existing one. */
@@ -23,7 +24,8 @@ export function v2Route<Id extends OperationId, Body = FromContract>(
   route<Id, Body>(app, operationId, async (request, reply) => {
     try {
       return await handler(request, reply);
-    } catch (error) {
+    } catch (thrown) {
+      const error = inV2Words(thrown);
       if (opts.notFound && error instanceof DomainError && error.status === 404) return notFound(opts.notFound);
       if (!(error instanceof DomainError) || error.status === 401 || (opts.keepNotFound && error.status === 404)) throw error;
       throw new DomainError(

@@ -7,7 +7,6 @@ import { ok, v2Route } from './envelope.ts';
 import { noteNewOrder } from '../../modules/scenarios/service.ts';
 import { asciiHeader } from '../shared/request-log.ts';
 import type { AppContext } from '../shared/context.ts';
-import { placementJson } from '../v3/representation/stored.ts';
 
 const searchResult = (order: OrderRow) => ({
   orderNumber: order.id,
@@ -15,11 +14,11 @@ const searchResult = (order: OrderRow) => ({
   ...Object.fromEntries(metadataExtraFields.map((k) => [k, order.metadata[k] ?? null])),
 });
 
-export function v2OrderRoutes(app: FastifyInstance, { db }: AppContext) {
+export function v2OrderRoutes(app: FastifyInstance, { db, services }: AppContext) {
   v2Route(app, 'addOrderV2', async (request, reply) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
     const warnings = v2OrderWarnings(request.warnings);
-    const placed = await placeOrder(db, request.client, order, problems, warnings, placementJson);
+    const placed = await placeOrder(db, services.orderPlacing, request.client, order, problems, warnings);
     const road = await noteNewOrder(db, request.client, placed, warnings);
     if (road) reply.header('sandbox-scenario', asciiHeader(road));
     return ok(v2Messages.orderAdded, placed.order.id);

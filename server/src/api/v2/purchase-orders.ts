@@ -1,7 +1,7 @@
 // v2 purchase orders: thin handlers over domain/inbound/purchase-orders.ts (the colour rules live there).
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { v2Messages, type V2PurchaseOrderEdit } from '@shopapi/contract';
+import { v2Messages, v2WarehouseIds, type V2PurchaseOrderEdit } from '@shopapi/contract';
 import {
   addPurchaseOrder,
   deletePurchaseOrder,
@@ -37,10 +37,11 @@ function itemsOf(
 
 export function v2PurchaseOrderRoutes(app: FastifyInstance, { db }: AppContext) {
   v2Route(app, 'addPurchaseOrder', async (request) => {
-    const { purchaseOrderItems, apiPurchaseOrderItemViewModels, ...order } = request.body;
+    const { purchaseOrderItems, apiPurchaseOrderItemViewModels, warehouseId, ...order } = request.body;
     const items = itemsOf({ purchaseOrderItems, apiPurchaseOrderItemViewModels }, request.warnings);
     if (!items) throw invalid('purchaseOrderItems is required.');
-    return ok(v2Messages.purchaseOrderAdded, await addPurchaseOrder(db, request.client, { ...order, items }));
+    const expectedIn = warehouseId ? v2WarehouseIds[warehouseId] : undefined;
+    return ok(v2Messages.purchaseOrderAdded, await addPurchaseOrder(db, request.client, { ...order, expectedIn, items }));
   });
 
   v2Route(app, 'editPurchaseOrder', async (request) => {

@@ -121,7 +121,10 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
   });
 
   v2Route(app, 'getStockMutationsV2', async (request) =>
-    ok(v2Messages.requestProcessed, (await unsyncedStockMutations(db, request.client)).map(mutationResult)),
+    ok(
+      v2Messages.requestProcessed,
+      (await unsyncedStockMutations(db, request.client, { types: Object.keys(v2StockMutationTypes) })).map(mutationResult),
+    ),
   );
 
   v2Route(app, 'syncStockMutationsV2', async (request) => {

@@ -5,9 +5,9 @@ import { route } from '../shared/routes.ts';
 import { compileBodyValidator, validationItems } from '../shared/validation.ts';
 import { assertCleanInput } from '../shared/input-guard.ts';
 import { addAttachment, findAttachment } from '../../modules/orders/attachments.ts';
-import { orderAttachmentResource } from './representation/index.ts';
+import { orderAttachmentResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
-import { locating, multipartPointer } from './problem-pointers.ts';
+import { locating, multipartPointer } from '../shared/problem-pointers.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);

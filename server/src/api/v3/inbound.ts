@@ -16,17 +16,17 @@ import {
 } from '../../modules/inbound/service.ts';
 import type { Client } from '../../modules/clients/client.ts';
 import { refuseWhileAdvancing } from '../../modules/clients/clock.ts';
-import { inboundDocuments, inboundItemResource, packingSlipDocuments, packingSlipItemResource } from './representation/index.ts';
+import { inboundDocuments, inboundItemResource, packingSlipDocuments, packingSlipItemResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
-import { bodyPointer, itemsInIncluded, locating } from './problem-pointers.ts';
+import { bodyPointer, itemsInIncluded, locating } from '../shared/problem-pointers.ts';
 
 const slipIncludes = ['inboundPackingSlipItems'];
 const inboundIncludes = ['inboundItems'];
 
-export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function inboundRoutes(app: FastifyInstance, { db, baseOf, services }: AppContext) {
   async function requireInbound(client: Client, id: number) {
-    const inbound = await findInbound(db, client, id);
+    const inbound = await findInbound(db, services.eventPayloads, client, id);
     if (!inbound) throw domainError('404', `Inbound ${id} not found.`);
     return inbound;
   }
@@ -38,6 +38,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     const include = includesOf(q, slipIncludes);
     const rows = await listPackingSlips(
       db,
+      services.eventPayloads,
       request.client,
       {
         statuses: enumListFilter(q, 'filter[status][in]', packingSlipStatuses),
@@ -60,7 +61,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     );
     const { data, included } = await packingSlipDocuments(
       db,
-      [(await findPackingSlip(db, request.client, id))!],
+      [(await findPackingSlip(db, services.eventPayloads, request.client, id))!],
       new Set(slipIncludes),
       baseOf(request),
     );
@@ -69,7 +70,7 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
 
   route(app, 'getInboundPackingSlip', async (request) => {
     const include = includesOf(request.query, slipIncludes);
-    const slip = await findPackingSlip(db, request.client, request.params.id);
+    const slip = await findPackingSlip(db, services.eventPayloads, request.client, request.params.id);
     if (!slip) throw domainError('404', `Inbound packing slip ${request.params.id} not found.`);
     const { data, included } = await packingSlipDocuments(db, [slip], include, baseOf(request));
     return { data: data[0], ...(included ? { included } : {}) };
@@ -86,7 +87,13 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
     const q = request.query;
     const page = pageOf(q, request.warnings);
     const include = includesOf(q, inboundIncludes);
-    const rows = await listInbounds(db, request.client, { statuses: enumListFilter(q, 'filter[status][in]', inboundStatuses) }, page);
+    const rows = await listInbounds(
+      db,
+      services.eventPayloads,
+      request.client,
+      { statuses: enumListFilter(q, 'filter[status][in]', inboundStatuses) },
+      page,
+    );
     const { rows: shown, cut, ...document } = await inboundDocuments(db, rows, include, base);
     return { ...document, links: paginationLinks(request, base, page, shown, cut) };
   });
@@ -118,7 +125,10 @@ export function inboundRoutes(app: FastifyInstance, { db, baseOf }: AppContext) 
       if (request.body !== undefined && !receiveBody(request.body))
         throw new DomainError(validationItems(receiveBody.errors ?? [], 'body'));
       await refuseWhileAdvancing(db, request.client.id);
-      const id = await locating(bodyPointer, receivePackingSlip(db, request.client, request.params.id, request.body?.items));
+      const id = await locating(
+        bodyPointer,
+        receivePackingSlip(db, services.eventPayloads, request.client, request.params.id, request.body?.items),
+      );
       const { data, included } = await inboundDocuments(
         db,
         [await requireInbound(request.client, id)],

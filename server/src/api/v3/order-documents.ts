@@ -5,7 +5,7 @@ import { limits, type OrderCreateDocument, type OrderUpdateDocument } from '@sho
 import type { NewOrder, OrderChanges } from '../../modules/orders/service.ts';
 import { ProblemCollector } from '../../platform/errors.ts';
 import type { WarningSink } from '../../platform/request-warnings.ts';
-import { attributesPointer, pointerAt, type Locate } from './problem-pointers.ts';
+import { attributesPointer, pointerAt, type Locate } from '../shared/problem-pointers.ts';
 
 type CreateDocument = Static<typeof OrderCreateDocument>;
 type UpdateDocument = Static<typeof OrderUpdateDocument>;

@@ -24,16 +24,15 @@ import {
   orderItemDocuments,
   orderPageText,
   pickUpPointDocuments,
-} from './representation/index.ts';
+} from '../../representation/index.ts';
 import { noteNewOrder } from '../../modules/scenarios/service.ts';
 import { asciiHeader } from '../shared/request-log.ts';
 import type { AppContext } from '../shared/context.ts';
 import { newOrderFromDocument, orderChangesFromDocument } from './order-documents.ts';
-import { placementJson } from './representation/stored.ts';
-import { attributesPointer, locatedWarnings, locating } from './problem-pointers.ts';
+import { attributesPointer, locatedWarnings, locating } from '../shared/problem-pointers.ts';
 import { domainError } from '../../platform/errors.ts';
 
-export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
+export function orderRoutes(app: FastifyInstance, { db, baseOf, services }: AppContext) {
   /** One order as a document, with the includes asked for. */
   async function orderDocument(clientId: number, id: number, include: Set<string>, base: string) {
     const {
@@ -93,7 +92,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {
       const include = includesOf(request.query, orderIncludes);
       const { order, problems, locate } = newOrderFromDocument(request.body);
       const warnings = locatedWarnings(request.warnings, locate);
-      const placed = await locating(locate, placeOrder(db, request.client, order, problems, warnings, placementJson), base);
+      const placed = await locating(locate, placeOrder(db, services.orderPlacing, request.client, order, problems, warnings), base);
       const road = await noteNewOrder(db, request.client, placed, warnings);
       if (road) reply.header('sandbox-scenario', asciiHeader(road));
       // A new order answers with everything it was created with.

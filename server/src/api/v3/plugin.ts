@@ -1,4 +1,5 @@
 // The v3 JSON:API as one encapsulated plugin: its negotiation and error format apply to its routes only.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { useJsonApi } from '../shared/jsonapi.ts';
 import type { AppContext } from '../shared/context.ts';
@@ -12,11 +13,8 @@ import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { stockRoutes } from './stock.ts';
 import { inboundRoutes } from './inbound.ts';
 import { returnRoutes } from './returns.ts';
-import { installStoredJson } from './representation/stored.ts';
 
-export async function v3Plugin(app: FastifyInstance, context: AppContext) {
-  // Before any route answers: the order pages read the stored JSON the database keeps for this representation.
-  await installStoredJson(context.db);
+async function v3(app: FastifyInstance, context: AppContext) {
   useJsonApi(app, 'v3');
   orderRoutes(app, context);
   shipmentRoutes(app, context);
@@ -29,3 +27,17 @@ export async function v3Plugin(app: FastifyInstance, context: AppContext) {
   inboundRoutes(app, context);
   returnRoutes(app, context);
 }
+
+export const v3Plugin = fp(v3, {
+  name: 'shopapi-v3',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: [
+    'shopapi-request-log',
+    'shopapi-bearer-auth',
+    'shopapi-rate-limit',
+    'shopapi-input-guard',
+    'shopapi-jsonapi',
+    '@fastify/multipart',
+  ],
+});

@@ -5,9 +5,9 @@ import { route } from '../shared/routes.ts';
 import { listFilter, pageOf, paginationLinks } from '../shared/query.ts';
 import { createProduct, listProducts, requireProduct, updateProduct, type ProductRow } from '../../modules/products/service.ts';
 import { imageTooLarge, setProductImage } from '../../modules/products/image.ts';
-import { productDocuments } from './representation/index.ts';
+import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
-import { locating, withRelationships } from './problem-pointers.ts';
+import { locating, withRelationships } from '../shared/problem-pointers.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {

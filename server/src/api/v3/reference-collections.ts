@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
 import { findReturnReason, findShippingMethod, listReturnReasons, listShippingMethods } from '../../modules/reference/service.ts';
-import { returnReasonResource, shippingMethodResource } from './representation/index.ts';
+import { returnReasonResource, shippingMethodResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
 import { findReturnItem, listReturnItems } from '../../modules/returns/service.ts';
-import { returnItemResource } from './representation/index.ts';
+import { returnItemResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 

@@ -4,7 +4,7 @@ import { shipmentStatuses } from '@shopapi/contract';
 import { route } from '../shared/routes.ts';
 import { allSpellings, enumListFilter, includesOf, integerListFilter, listFilter, pageOf, paginationLinks } from '../shared/query.ts';
 import { shipmentById, shipmentItemById, shipmentPage } from '../../modules/shipments/service.ts';
-import { documentBody, shipmentDocuments, shipmentItemDocuments, shipmentPageText } from './representation/index.ts';
+import { documentBody, shipmentDocuments, shipmentItemDocuments, shipmentPageText } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 

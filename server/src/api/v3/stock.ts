@@ -12,7 +12,7 @@ import {
   listStockLevels,
   listStockMutations,
 } from '../../modules/inventory/service.ts';
-import { stockDocuments, stockLevelResource, stockLocationResource, stockMutationResource } from './representation/index.ts';
+import { stockDocuments, stockLevelResource, stockLocationResource, stockMutationResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { domainError } from '../../platform/errors.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
 import { findDelivery, listDeliveries, redeliver } from '../../modules/webhooks/outbox.ts';
-import { webhookDeliveryResource } from './representation/index.ts';
+import { webhookDeliveryResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 
 export function webhookDeliveryRoutes(app: FastifyInstance, { db, baseOf }: AppContext) {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../shared/routes.ts';
 import { pageOf, paginationLinks } from '../shared/query.ts';
 import { createWebhook, deleteWebhook, listWebhooks, requireWebhook, updateWebhook } from '../../modules/webhooks/service.ts';
-import { webhookResource } from './representation/index.ts';
+import { webhookResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 
 export function webhookRoutes(app: FastifyInstance, { db, config, baseOf }: AppContext) {

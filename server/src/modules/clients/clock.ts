@@ -4,9 +4,9 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { type Db, schema } from '../../platform/db/index.ts';
-import { domainError } from '../../platform/errors.ts';
+import { DomainError, domainError } from '../../platform/errors.ts';
 import type { Client } from './client.ts';
-import { forgetClient } from './token-cache.ts';
+import type { TokenCache } from './token-cache.ts';
 import { asClient, timeAtOffset } from './service.ts';
 
 const { clients } = schema;
@@ -53,27 +53,30 @@ export async function beginAdvance(db: Db, clientId: number, seconds: number): P
     .returning();
   if (row) return stateOf(row);
   const clock = await readClock(db, clientId);
-  if (clock.advance) {
-    const to = timeAtOffset(clock.advance.toOffsetSeconds).toISOString();
-    throw domainError(
-      '409',
-      `Your clock is already advancing, to ${to}: wait until GET /sandbox/clock answers status ready, then advance again.`,
-    );
-  }
+  if (clock.advance) throw new ClockAdvancingRefusal(timeAtOffset(clock.advance.toOffsetSeconds), 'advance');
   throw domainError(
     '409',
     `Your clock may run at most ${limits.clockAheadMaxSeconds} seconds (${limits.clockAheadMaxSeconds / (366 * 86_400)} years) ahead of real time; it is ${clock.offsetSeconds} seconds ahead.`,
   );
 }
 
-/** A 409 for sandbox controls that move the warehouse, while the client's clock advances (they would race its catch-up). */
+/**
+ * A 409 while the client's clock advances, to `target`: for a second advance, or for a sandbox control that moves the
+ * warehouse (it would race the catch-up). The API words where to wait (api/shared/refusals.ts).
+ */
+export class ClockAdvancingRefusal extends DomainError {
+  constructor(
+    readonly target: Date,
+    readonly refused: 'advance' | 'control',
+  ) {
+    super({ code: '409', detail: `Your clock is advancing, to ${target.toISOString()}: the warehouse is catching up.` });
+  }
+}
+
+/** Refuses sandbox controls that move the warehouse while the client's clock advances (they would race its catch-up). */
 export async function refuseWhileAdvancing(db: Db, clientId: number): Promise<void> {
   const clock = await readClock(db, clientId);
-  if (!clock.advance) return;
-  throw domainError(
-    '409',
-    `Your clock is advancing, to ${timeAtOffset(clock.advance.toOffsetSeconds).toISOString()}: the warehouse is catching up. Wait until GET /sandbox/clock answers status ready, then try again.`,
-  );
+  if (clock.advance) throw new ClockAdvancingRefusal(timeAtOffset(clock.advance.toOffsetSeconds), 'control');
 }
 
 /** The lease as a condition: nobody holds it, it ran out, or `owner` holds it. */
@@ -102,7 +105,13 @@ export async function leaseWarehouse(
  * Moves the advancing clock forward to `offsetSeconds` (never back, never past the advance's target), while `owner`
  * holds the lease. Returns the offset now.
  */
-export async function moveAdvancingClock(db: Db, clientId: number, owner: string, offsetSeconds: number): Promise<number | undefined> {
+export async function moveAdvancingClock(
+  db: Db,
+  cache: TokenCache,
+  clientId: number,
+  owner: string,
+  offsetSeconds: number,
+): Promise<number | undefined> {
   const [row] = await db
     .update(clients)
     .set({
@@ -111,12 +120,12 @@ export async function moveAdvancingClock(db: Db, clientId: number, owner: string
     .where(and(eq(clients.id, clientId), eq(clients.warehouseLeaseOwner, owner), isNotNull(clients.advanceToOffsetSeconds)))
     .returning({ offsetSeconds: clients.clockOffsetSeconds });
   // Cached clients carry the offset too (the routes that take them from the cache do not read it): none stays older.
-  forgetClient(clientId);
+  cache.forgetClient(clientId);
   return row?.offsetSeconds;
 }
 
 /** The advance is done: the clock stands at its target, is ready, and the lease is given back. */
-export async function finishAdvance(db: Db, clientId: number, owner: string): Promise<void> {
+export async function finishAdvance(db: Db, cache: TokenCache, clientId: number, owner: string): Promise<void> {
   await db
     .update(clients)
     .set({
@@ -127,7 +136,7 @@ export async function finishAdvance(db: Db, clientId: number, owner: string): Pr
       warehouseLeaseUntil: null,
     })
     .where(and(eq(clients.id, clientId), eq(clients.warehouseLeaseOwner, owner), isNotNull(clients.advanceToOffsetSeconds)));
-  forgetClient(clientId);
+  cache.forgetClient(clientId);
 }
 
 /** Gives back `owner`'s lease on one client's warehouse, or on all it holds (a process shutting down). */

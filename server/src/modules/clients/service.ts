@@ -12,7 +12,7 @@ import { isUniqueViolation, schema, type Db } from '../../platform/db/index.ts';
 import type { Client } from './client.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeClientTokens } from './tokens.ts';
-import { forgetClient } from './token-cache.ts';
+import type { TokenCache } from './token-cache.ts';
 import { applySettings, type SettingsInput } from '../reference/settings.ts';
 
 const { clients, orderTypes, returnReasons, shippingMethods, languages, countries } = schema;
@@ -62,7 +62,7 @@ function checkPassword(password: string) {
 }
 
 /** Gives the client a new password and revokes its tokens, in one transaction; false when no client has the username. */
-export async function setClientPassword(db: Db, input: { username: string; password: string }): Promise<boolean> {
+export async function setClientPassword(db: Db, cache: TokenCache, input: { username: string; password: string }): Promise<boolean> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const clientId = await db.transaction(async (tx) => {
@@ -71,11 +71,11 @@ export async function setClientPassword(db: Db, input: { username: string; passw
       .set({ passwordHash })
       .where(eq(clients.username, input.username))
       .returning({ id: clients.id });
-    if (client) await revokeClientTokens(tx, client.id);
+    if (client) await revokeClientTokens(tx, cache, client.id);
     return client?.id;
   });
   // Committed: a check that read the tokens as live meanwhile may have cached them.
-  if (clientId !== undefined) forgetClient(clientId);
+  if (clientId !== undefined) cache.forgetClient(clientId);
   return clientId !== undefined;
 }
 

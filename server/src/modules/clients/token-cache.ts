@@ -1,4 +1,4 @@
-// The tokens this process has checked lately, so a hot route can authenticate without a database round trip.
+// The tokens an app has checked lately, so a hot route can authenticate without a database round trip.
 // Written by hand: a Map in insertion order is the whole cache (a library's LRU would add nothing the bound needs).
 import type { Client } from './client.ts';
 
@@ -16,33 +16,41 @@ interface Entry {
   until: number;
 }
 
-const entries = new Map<string, Entry>();
-/** Counts the forgets: a lookup that overlapped one does not store what it read (it may be from before a revocation). */
-let generation = 0;
+/**
+ * The tokens one app checked lately. Built once per app (composeServices in app.ts) and handed to whatever checks,
+ * revokes or changes what a token stands for: two apps in one process keep two caches.
+ */
+export class TokenCache {
+  readonly #entries = new Map<string, Entry>();
+  /** Counts the forgets: a lookup that overlapped one does not store what it read (it may be from before a revocation). */
+  #generation = 0;
 
-export function cachedClient(tokenHash: string): Client | undefined {
-  const entry = entries.get(tokenHash);
-  if (!entry) return undefined;
-  if (Date.now() < entry.until) return { ...entry.client };
-  entries.delete(tokenHash);
-  return undefined;
-}
+  cachedClient(tokenHash: string): Client | undefined {
+    const entry = this.#entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (Date.now() < entry.until) return { ...entry.client };
+    this.#entries.delete(tokenHash);
+    return undefined;
+  }
 
-/** The generation to hand back to `remember` after the lookup. */
-export const lookupStarted = () => generation;
+  /** The generation to hand back to `remember` after the lookup. */
+  lookupStarted(): number {
+    return this.#generation;
+  }
 
-export function remember(tokenHash: string, client: Client, expiresAt: Date, startedAt: number): void {
-  if (startedAt !== generation) return;
-  if (entries.size >= entriesMax) entries.delete(entries.keys().next().value!);
-  entries.set(tokenHash, { client, until: Math.min(Date.now() + tokenCacheSeconds * 1000, expiresAt.getTime()) });
-}
+  remember(tokenHash: string, client: Client, expiresAt: Date, startedAt: number): void {
+    if (startedAt !== this.#generation) return;
+    if (this.#entries.size >= entriesMax) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(tokenHash, { client, until: Math.min(Date.now() + tokenCacheSeconds * 1000, expiresAt.getTime()) });
+  }
 
-export function forgetToken(tokenHash: string): void {
-  generation++;
-  entries.delete(tokenHash);
-}
+  forgetToken(tokenHash: string): void {
+    this.#generation++;
+    this.#entries.delete(tokenHash);
+  }
 
-export function forgetClient(clientId: number): void {
-  generation++;
-  for (const [hash, entry] of entries) if (entry.client.id === clientId) entries.delete(hash);
+  forgetClient(clientId: number): void {
+    this.#generation++;
+    for (const [hash, entry] of this.#entries) if (entry.client.id === clientId) this.#entries.delete(hash);
+  }
 }

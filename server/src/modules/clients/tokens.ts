@@ -4,7 +4,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { burnPasswordCheck, verifyPassword } from './passwords.ts';
 import type { Client } from './client.ts';
-import { cachedClient, forgetClient, forgetToken, lookupStarted, remember } from './token-cache.ts';
+import type { TokenCache } from './token-cache.ts';
 
 const { clients, tokens } = schema;
 
@@ -54,17 +54,17 @@ export async function issueToken(
 
 /**
  * The client a live token belongs to; undefined for unknown, expired or revoked tokens. With `cached`, a token this
- * process checked less than tokenCacheSeconds ago is taken from memory, with the client as it was then: a revocation
+ * app checked less than tokenCacheSeconds ago is taken from memory, with the client as it was then: a revocation
  * by another process takes up to that long to apply, and the client's clock offset may be as old, so only routes that
  * read nothing of the client but its identity ask for it. A revocation through this module applies at once.
  */
-export async function authenticate(db: Db, token: string, opts: { cached?: boolean } = {}): Promise<Client | undefined> {
+export async function authenticate(db: Db, cache: TokenCache, token: string, opts: { cached?: boolean } = {}): Promise<Client | undefined> {
   const tokenHash = hashToken(token);
   if (opts.cached) {
-    const client = cachedClient(tokenHash);
+    const client = cache.cachedClient(tokenHash);
     if (client) return client;
   }
-  const started = lookupStarted();
+  const started = cache.lookupStarted();
   const [row] = await db
     .select({
       id: clients.id,
@@ -78,34 +78,34 @@ export async function authenticate(db: Db, token: string, opts: { cached?: boole
     .where(and(eq(tokens.tokenHash, tokenHash), isNull(tokens.revokedAt), gt(tokens.expiresAt, new Date())));
   if (!row) return undefined;
   const { expiresAt, ...client } = row;
-  remember(tokenHash, client, expiresAt, started);
+  cache.remember(tokenHash, client, expiresAt, started);
   return client;
 }
 
-/** Revokes one token; this process stops accepting it at once (others within tokenCacheSeconds). */
-export async function revokeToken(db: Db, token: string): Promise<boolean> {
+/** Revokes one token; this app stops accepting it at once (others within tokenCacheSeconds). */
+export async function revokeToken(db: Db, cache: TokenCache, token: string): Promise<boolean> {
   const tokenHash = hashToken(token);
-  forgetToken(tokenHash);
+  cache.forgetToken(tokenHash);
   const rows = await db
     .update(tokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(tokens.tokenHash, tokenHash), isNull(tokens.revokedAt)))
     .returning({ id: tokens.id });
-  forgetToken(tokenHash);
+  cache.forgetToken(tokenHash);
   return rows.length > 0;
 }
 
 /**
- * Revokes every token of the client. Inside a transaction, call forgetClient(clientId) again once it has committed:
+ * Revokes every token of the client. Inside a transaction, call cache.forgetClient(clientId) again once it has committed:
  * until then a concurrent check still reads the tokens as live and may cache them.
  */
-export async function revokeClientTokens(db: Db, clientId: number): Promise<number> {
-  forgetClient(clientId);
+export async function revokeClientTokens(db: Db, cache: TokenCache, clientId: number): Promise<number> {
+  cache.forgetClient(clientId);
   const rows = await db
     .update(tokens)
     .set({ revokedAt: new Date() })
     .where(and(ownedBy(tokens, clientId), isNull(tokens.revokedAt)))
     .returning({ id: tokens.id });
-  forgetClient(clientId);
+  cache.forgetClient(clientId);
   return rows.length;
 }

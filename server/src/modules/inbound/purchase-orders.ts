@@ -1,7 +1,6 @@
 // v2 purchase orders are inbound packing slips: adding goes through createPackingSlip, and what an edit or delete may
 // change follows the order's colour (v2 spec section 4), derived from the slip's status and received quantities.
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
-import { purchaseOrderErrors, v2Messages, v2WarehouseIds } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
@@ -49,24 +48,24 @@ export const purchaseOrderColourRules: Record<PurchaseOrderColour, ColourRules> 
   green: { editTexts: false, editExpectedDate: false, addItems: false, itemQuantity: 'none', deleteItem: 'none', deleteOrder: 'none' },
 };
 
-// ---- the three v2 failure answers (section 8); every one is thrown before anything is written
+// ---- the three failures (v2 spec section 8); every one is thrown before anything is written
 
-const failed = (purchaseOrderId: number | null, error: string) =>
-  new DomainError(
-    { code: '400', detail: v2Messages.purchaseOrderFailed },
-    { result: { PurchaseOrderId: purchaseOrderId, PurchaseOrderError: error } },
-  );
-const invalid = (problems: string[]) => new DomainError({ code: '400', detail: v2Messages.purchaseOrderValidation }, { result: problems });
+/** Why a purchase order call is refused, in facts: the v2 API words it (api/v2/wording.ts). */
+export type PurchaseOrderRefusalReason =
+  | { kind: 'notFound' | 'completed'; purchaseOrderId: number }
+  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'skusNotFound'; purchaseOrderId: number | null; skus: string[] };
+
+export class PurchaseOrderRefusal extends DomainError {
+  constructor(readonly reason: PurchaseOrderRefusalReason) {
+    super({ code: '400', detail: `The purchase order is refused: ${reason.kind}.` });
+  }
+}
+
+const failed = (purchaseOrderId: number, kind: 'notFound' | 'completed') => new PurchaseOrderRefusal({ kind, purchaseOrderId });
+const invalid = (problems: string[]) => new PurchaseOrderRefusal({ kind: 'invalid', problems });
 const skusNotFound = (purchaseOrderId: number | null, skus: string[]) =>
-  new DomainError(
-    { code: '400', detail: v2Messages.purchaseOrderPartial },
-    {
-      result: {
-        PurchaseOrderId: purchaseOrderId,
-        PurchaseOrderItemsErrors: [...new Set(skus)].map((sku) => ({ SKU: sku, Status: 'NOK', Message: purchaseOrderErrors.skuNotFound })),
-      },
-    },
-  );
+  new PurchaseOrderRefusal({ kind: 'skusNotFound', purchaseOrderId, skus: [...new Set(skus)] });
 
 /** A v2 expected date is a date-time; the packing slip keeps the day as written. */
 const dayOf = (dateTime: string | null | undefined) => (dateTime ? dateTime.slice(0, 10) : null);
@@ -81,14 +80,15 @@ export interface NewPurchaseOrder {
   reference: string;
   comment?: string | null;
   expectedDate?: string | null;
-  warehouseId?: number | null;
+  /** The warehouse the goods go to; the client's default when absent. */
+  expectedIn?: string;
   items: PurchaseOrderItemInput[];
 }
 
 export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchaseOrder): Promise<number> {
   try {
     return await createPackingSlip(db, client, {
-      expectedIn: input.warehouseId ? v2WarehouseIds[input.warehouseId] : client.defaultWarehouse,
+      expectedIn: input.expectedIn ?? client.defaultWarehouse,
       expectedOn: dayOf(input.expectedDate),
       reference: input.reference,
       comments: input.comment ?? null,
@@ -118,7 +118,7 @@ async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
     .from(inboundPackingSlips)
     .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, purchaseOrderId)))
     .for('update');
-  if (!slip) throw failed(purchaseOrderId, purchaseOrderErrors.notFound);
+  if (!slip) throw failed(purchaseOrderId, 'notFound');
   const items = await tx
     .select()
     .from(inboundPackingSlipItems)
@@ -126,7 +126,7 @@ async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
     .orderBy(asc(inboundPackingSlipItems.id))
     .for('update');
   const colour = purchaseOrderColour(slip.status as PackingSlipStatus, items);
-  if (colour === 'green') throw failed(purchaseOrderId, purchaseOrderErrors.completed);
+  if (colour === 'green') throw failed(purchaseOrderId, 'completed');
   return { slip, items, rules: purchaseOrderColourRules[colour] };
 }
 

@@ -9,7 +9,7 @@ import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
 import { lockClientWarehouse, pickLocation, putStock } from '../inventory/service.ts';
-import { emitInboundEvent } from '../webhooks/payloads.ts';
+import { emitInboundEvent, type EventPayloads } from '../webhooks/payloads.ts';
 import { markerIn } from '../shipments/road.ts';
 import {
   inboundCheckingUpdateEvent,
@@ -134,8 +134,14 @@ export interface PackingSlipFilters {
   completedOnGt?: string;
 }
 
-export async function listPackingSlips(db: Db, client: Client, filters: PackingSlipFilters, page: Page): Promise<PackingSlipRow[]> {
-  await completeDueInbounds(db, client);
+export async function listPackingSlips(
+  db: Db,
+  payloads: EventPayloads,
+  client: Client,
+  filters: PackingSlipFilters,
+  page: Page,
+): Promise<PackingSlipRow[]> {
+  await completeDueInbounds(db, payloads, client);
   const conditions = [ownedBy(inboundPackingSlips, client.id), gt(inboundPackingSlips.id, page.cursor), slipVisible(client)];
   if (filters.statuses) conditions.push(inArray(inboundPackingSlips.status, filters.statuses));
   if (filters.receivedOnLt) conditions.push(lt(inboundPackingSlips.receivedOn, startOfDay(filters.receivedOnLt)));
@@ -150,8 +156,8 @@ export async function listPackingSlips(db: Db, client: Client, filters: PackingS
     .limit(page.size);
 }
 
-export async function findPackingSlip(db: Db, client: Client, id: number): Promise<PackingSlipRow | undefined> {
-  await completeDueInbounds(db, client);
+export async function findPackingSlip(db: Db, payloads: EventPayloads, client: Client, id: number): Promise<PackingSlipRow | undefined> {
+  await completeDueInbounds(db, payloads, client);
   const [row] = await db
     .select()
     .from(inboundPackingSlips)
@@ -193,8 +199,14 @@ export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<num
 
 // ---- inbounds
 
-export async function listInbounds(db: Db, client: Client, filters: { statuses?: string[] }, page: Page): Promise<InboundRow[]> {
-  await completeDueInbounds(db, client);
+export async function listInbounds(
+  db: Db,
+  payloads: EventPayloads,
+  client: Client,
+  filters: { statuses?: string[] },
+  page: Page,
+): Promise<InboundRow[]> {
+  await completeDueInbounds(db, payloads, client);
   const conditions = [ownedBy(inbounds, client.id), gt(inbounds.id, page.cursor)];
   if (filters.statuses) conditions.push(inArray(inbounds.status, filters.statuses));
   return db
@@ -205,8 +217,8 @@ export async function listInbounds(db: Db, client: Client, filters: { statuses?:
     .limit(page.size);
 }
 
-export async function findInbound(db: Db, client: Client, id: number): Promise<InboundRow | undefined> {
-  await completeDueInbounds(db, client);
+export async function findInbound(db: Db, payloads: EventPayloads, client: Client, id: number): Promise<InboundRow | undefined> {
+  await completeDueInbounds(db, payloads, client);
   const [row] = await db
     .select()
     .from(inbounds)
@@ -232,7 +244,7 @@ export async function findInboundItem(db: Db, clientId: number, id: number): Pro
  * whose inbounds are then all complete. Reads call it first, so completion needs no background job; the simulated
  * warehouse calls it from its clock.
  */
-export async function completeDueInbounds(db: Db, client: Client): Promise<void> {
+export async function completeDueInbounds(db: Db, payloads: EventPayloads, client: Client): Promise<void> {
   const now = clientNow(client);
   await db.transaction(async (tx) => {
     const done = await tx
@@ -243,7 +255,7 @@ export async function completeDueInbounds(db: Db, client: Client): Promise<void>
     for (const inbound of done) {
       // The update above chose CHECKED inbounds only: the move is allowed, and it gives the events to emit.
       for (const event of inboundLifecycle.move('CHECKED', 'COMPLETED', `Inbound ${inbound.id}`))
-        await emitInboundEvent(tx, client, inbound.id, event, inbound.completedOn!);
+        await emitInboundEvent(tx, payloads, client, inbound.id, event, inbound.completedOn!);
     }
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
@@ -337,8 +349,14 @@ export async function nextInboundMoment(db: Db, clientId: number, after: Date): 
  * without weight and dimensions get them. `requested` (per sku; repeated skus summed) defaults to everything still
  * expected; it may hold fewer, more, or skus not on the slip (they must be the client's products).
  */
-export async function receivePackingSlip(db: Db, client: Client, slipId: number, requested?: ReceivedQuantity[]): Promise<number> {
-  await completeDueInbounds(db, client);
+export async function receivePackingSlip(
+  db: Db,
+  payloads: EventPayloads,
+  client: Client,
+  slipId: number,
+  requested?: ReceivedQuantity[],
+): Promise<number> {
+  await completeDueInbounds(db, payloads, client);
   return db.transaction(async (tx) => {
     // Before the slip's row: the lock order of every transaction that books stock (see lockClientWarehouse).
     await lockClientWarehouse(tx, client.id);
@@ -467,14 +485,14 @@ export async function receivePackingSlip(db: Db, client: Client, slipId: number,
     // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
     // that location's check is the inbound.checkingUpdate between checking and checked.
     const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
-    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, client, inbound.id, event, now);
+    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
     for (const { to: status, events } of inboundLifecycle.walk('PROCESSING', 'CHECKED')) {
-      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, client, inbound.id, inboundCheckingUpdateEvent, now);
+      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, payloads, client, inbound.id, inboundCheckingUpdateEvent, now);
       await tx
         .update(inbounds)
         .set({ ...inboundStatusFields(status, now), status })
         .where(eq(inbounds.id, inbound.id));
-      for (const event of events) await emitInboundEvent(tx, client, inbound.id, event, now);
+      for (const event of events) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
     }
 
     const after = await tx

@@ -1,7 +1,7 @@
 // The v2 view of inventory: stock per product over all warehouses (from the same levels as /v3/stockLevels), the
 // products changed in a period, and the stock mutations a v2 integration syncs (all or nothing).
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
-import { limits, v2StockMutationTypes } from '@shopapi/contract';
+import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
@@ -95,10 +95,10 @@ export interface MutationToSync {
 }
 
 /**
- * The mutations a v2 integration syncs: not yet synced, of the last 7 days on the client's clock, of a type v2 knows
- * (received, returned, corrected, composed; never shipments), without the returns of damaged goods.
+ * The mutations a v2 integration syncs: not yet synced, of the last 7 days on the client's clock, of the types asked for
+ * (v2 asks for received, returned, corrected, composed; never shipments), without the returns of damaged goods.
  */
-export async function unsyncedStockMutations(db: Db, client: Client): Promise<MutationToSync[]> {
+export async function unsyncedStockMutations(db: Db, client: Client, opts: { types: string[] }): Promise<MutationToSync[]> {
   const rows = await db
     .select({
       mutation: stockMutations,
@@ -122,7 +122,7 @@ export async function unsyncedStockMutations(db: Db, client: Client): Promise<Mu
         ownedBy(stockMutations, client.id),
         eq(stockMutations.synced, false),
         withinRetention(client),
-        inArray(stockMutations.type, Object.keys(v2StockMutationTypes)),
+        inArray(stockMutations.type, opts.types),
         or(ne(stockMutations.type, 'RETURN'), ne(stockMutations.quality, 'DAMAGED')),
       ),
     )

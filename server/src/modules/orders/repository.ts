@@ -4,8 +4,8 @@
 // JSON parameter, whatever its number of items), so each PostgreSQL connection and the embedded database parse and plan
 // it once (planning this statement cost PGlite more than running it). Its text is rendered once, when this module
 // loads (textStatement): drizzle rendering it on every call was about 2.5 % of the server's busy time under load.
-import { type SQL, sql } from 'drizzle-orm';
-import { type Db, queryStatement, schema, type TextStatement, textStatement } from '../../platform/db/index.ts';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
 
 const { orders, orderItems, addresses, pickUpPoints } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -98,16 +98,15 @@ interface Answer {
   items: Record<string, unknown>[];
 }
 
-/** Column name → TypeScript name (the schema's snake_case casing, reversed), worked out once per column. */
-const keys = new Map<string, string>();
-const keyOf = (column: string) => {
-  let key = keys.get(column);
-  if (key === undefined) {
-    key = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-    keys.set(column, key);
-  }
-  return key;
-};
+/** Column name → TypeScript name: the schema's snake_case casing, reversed. */
+const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+/** The TypeScript names of the columns the statement answers with, worked out once when the module loads. */
+const keys: ReadonlyMap<string, string> = new Map(
+  [orders, orderItems, addresses, pickUpPoints].flatMap((table) =>
+    Object.values(getTableColumns(table)).map((column) => [column.name, camelCase(column.name)] as const),
+  ),
+);
+const keyOf = (column: string) => keys.get(column) ?? camelCase(column);
 
 /** A row as drizzle reads it: the columns by their TypeScript names, timestamps as dates. */
 function rowOf<T>(json: Record<string, unknown>, timestamps: string[] = []): T {
@@ -120,39 +119,49 @@ function rowOf<T>(json: Record<string, unknown>, timestamps: string[] = []): T {
   return row as T;
 }
 
+/** The relations of the placing statement that further writes may read: the rows it wrote, under these names. */
+export const placedRelations = {
+  order: 'inserted',
+  items: 'item',
+  pickUpPoint: 'pick_up_point',
+  delivery: 'delivery',
+  billing: 'billing',
+} as const;
+export type PlacedRelations = typeof placedRelations;
+
 /**
- * More rows the statement writes from the rows it wrote, as CTEs (rendered SQL) that read `inserted` (the order), `item`
- * (its items), `pick_up_point`, `delivery` and `billing`: the API's stored JSON of the order and its items
- * (api/v3/representation/stored.ts), written by the statement that writes the order rather than by the triggers after it.
+ * More that the placing statement writes in its one round trip, from the rows it wrote: handed in by the composition
+ * root (app.ts gives the representation's stored JSON of the order and its items, representation/stored.ts), so the
+ * statement stays one round trip and this module names nothing of what the further writes are.
  */
-export interface PlacementWrites {
-  ctes: SQL;
-  /**
-   * A custom setting (`prefix.name`) the statement sets to 'on' for its transaction before it writes a row, and back to
-   * '' as its answer is made: while it is 'on', triggers that check it know the statement writes what they would (the
-   * ctes above), and leave it. Any later statement of the transaction finds it ''.
-   */
-  setting?: string;
+export interface PlacementHook {
+  /** Evaluated in the statement's first CTE, before any row is written. */
+  readonly before?: SQL;
+  /** CTEs after the statement's own; they read `PlacedRelations` by name. */
+  readonly writes: SQL;
+  /** Evaluated in the answer, after every write. */
+  readonly after?: SQL;
 }
 
-const statements = new Map<PlacementWrites | undefined, TextStatement>();
-/** The statement, rendered once for each kind of further writes: the order travels as one JSON parameter, the rest as a few scalars. */
-const placeOrderStatement = (writes: PlacementWrites | undefined) => {
-  let statement = statements.get(writes);
-  if (!statement) {
-    statement = placeOrderStatementWith(writes);
-    statements.set(writes, statement);
-  }
-  return statement;
-};
+/** The placing statement, rendered once per app with its hook's further writes. */
+export interface OrderPlacing {
+  placeOrderRows(
+    db: Db,
+    clientId: number,
+    now: Date,
+    placement: OrderPlacement,
+    write: boolean,
+  ): Promise<{ references: OrderReferences; placed?: PlacedOrder }>;
+}
 
-const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
+/** The statement: the order travels as one JSON parameter, the rest as a few scalars. */
+const placeOrderStatement = (hook: PlacementHook | undefined) =>
   textStatement(
     sql`with input as (
       select ${sql.placeholder('clientId')}::int as client_id, ${sql.placeholder('document')}::jsonb as doc, ${sql.placeholder('orderTypeId')}::int as order_type_id,
         ${sql.placeholder('shippingMethodId')}::int as shipping_method_id, ${sql.placeholder('externalOrderNumber')}::text as external_order_number,
         ${sql.placeholder('write')}::boolean as write, ${sql.placeholder('now')}::timestamptz as now${
-          writes?.setting ? sql`, set_config(${writes.setting}, 'on', true) as marked` : sql``
+          hook?.before ? sql`, ${hook.before} as marked` : sql``
         }),
     order_type as (
       select order_types.id from order_types, input
@@ -222,7 +231,7 @@ const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
         i.price, i.vat, coalesce(nullif(i.name, ''), product.name), i.metadata
       from input, inserted, item_input i join product on product.sku = i.sku
       order by i.position
-      returning *)${writes ? sql`, ${writes.ctes}` : sql``}
+      returning *)${hook ? sql`, ${hook.writes}` : sql``}
     select json_build_object(
       'orderType', (select id from order_type),
       'shippingMethod', (select row_to_json(s) from shipping_method s),
@@ -233,7 +242,7 @@ const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
       'billingAddress', coalesce((select row_to_json(a) from billing a), (select row_to_json(a) from delivery a)),
       'pickUpPoint', (select row_to_json(p) from pick_up_point p),
       'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer${
-        writes?.setting ? sql`, set_config(${writes.setting}, '', true) as unmarked` : sql``
+        hook?.after ? sql`, ${hook.after} as unmarked` : sql``
       }`,
   );
 
@@ -244,41 +253,39 @@ const placeOrderStatementWith = (writes: PlacementWrites | undefined) =>
  * are written with it; its createdAt is `now` on the client's clock, read from the clients row in the same statement.
  * An order with the same externalOrderNumber written meanwhile makes it fail on orders_client_external_key.
  */
-export async function placeOrderRows(
-  db: Db,
-  clientId: number,
-  now: Date,
-  placement: OrderPlacement,
-  write: boolean,
-  writes?: PlacementWrites,
-): Promise<{ references: OrderReferences; placed?: PlacedOrder }> {
-  const { order, items } = placement;
-  const document = JSON.stringify({ ...placement, items: items.map((item, position) => ({ ...item, position })) });
-  const [[answer]] = await queryStatement(db, placeOrderStatement(writes), {
-    clientId,
-    document,
-    orderTypeId: placement.orderTypeId,
-    shippingMethodId: placement.shippingMethodId ?? null,
-    externalOrderNumber: order.externalOrderNumber,
-    write,
-    now: now.toISOString(),
-  });
-  const found = JSON.parse(answer!) as Answer;
-  const references: OrderReferences = {
-    ...(found.orderType === null ? {} : { orderType: { id: found.orderType } }),
-    ...(found.shippingMethod === null ? {} : { shippingMethod: found.shippingMethod }),
-    ...(found.existing === null ? {} : { existing: { id: found.existing } }),
-    productBySku: new Map(found.products.map((p) => [p.sku, { id: p.id, name: p.name }])),
-  };
-  if (!found.order) return { references };
+export function orderPlacing(hook?: PlacementHook): OrderPlacing {
+  const statement = placeOrderStatement(hook);
   return {
-    references,
-    placed: {
-      order: rowOf<OrderRow>(found.order, ['orderedOn', 'createdAt', 'fulfilledAt']),
-      items: found.items.map((item) => rowOf<OrderItemRow>(item)),
-      deliveryAddress: rowOf<AddressRow>(found.deliveryAddress!),
-      billingAddress: rowOf<AddressRow>(found.billingAddress!),
-      ...(found.pickUpPoint ? { pickUpPoint: rowOf<PickUpPointRow>(found.pickUpPoint) } : {}),
+    async placeOrderRows(db, clientId, now, placement, write) {
+      const { order, items } = placement;
+      const document = JSON.stringify({ ...placement, items: items.map((item, position) => ({ ...item, position })) });
+      const [[answer]] = await queryStatement(db, statement, {
+        clientId,
+        document,
+        orderTypeId: placement.orderTypeId,
+        shippingMethodId: placement.shippingMethodId ?? null,
+        externalOrderNumber: order.externalOrderNumber,
+        write,
+        now: now.toISOString(),
+      });
+      const found = JSON.parse(answer!) as Answer;
+      const references: OrderReferences = {
+        ...(found.orderType === null ? {} : { orderType: { id: found.orderType } }),
+        ...(found.shippingMethod === null ? {} : { shippingMethod: found.shippingMethod }),
+        ...(found.existing === null ? {} : { existing: { id: found.existing } }),
+        productBySku: new Map(found.products.map((p) => [p.sku, { id: p.id, name: p.name }])),
+      };
+      if (!found.order) return { references };
+      return {
+        references,
+        placed: {
+          order: rowOf<OrderRow>(found.order, ['orderedOn', 'createdAt', 'fulfilledAt']),
+          items: found.items.map((item) => rowOf<OrderItemRow>(item)),
+          deliveryAddress: rowOf<AddressRow>(found.deliveryAddress!),
+          billingAddress: rowOf<AddressRow>(found.billingAddress!),
+          ...(found.pickUpPoint ? { pickUpPoint: rowOf<PickUpPointRow>(found.pickUpPoint) } : {}),
+        },
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract';
 import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
-import { placeOrderRows, type OrderItemRow, type OrderRow, type PlacedOrder, type PlacementWrites } from './repository.ts';
+import type { OrderItemRow, OrderPlacing, OrderRow, PlacedOrder } from './repository.ts';
 import type { Client } from '../clients/client.ts';
 import { findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
@@ -13,7 +13,7 @@ import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, shipments, shipmentItems } = schema;
 
-export type { OrderItemRow, OrderRow, PlacedOrder, PlacementWrites };
+export type { OrderItemRow, OrderRow, PlacedOrder };
 
 /** Free fields (extra1..extra5 on an order, extra6 and extra7 on an item). */
 type Metadata = Record<string, string | null>;
@@ -150,24 +150,24 @@ function noteDefaults(
  * Checks an order against the client's data and stores it; every problem is reported together. One statement looks up
  * everything the order refers to and, when nothing is wrong, writes it and returns the rows written. The client's clock
  * (createdAt) is read by that statement, so `client` needs to be no fresher than its id (it may come from the token cache).
- * `writes`: more that the statement writes with the order (the API's stored JSON of it).
+ * `placing`: the statement, with what the app has it write besides the order (ModuleServices.orderPlacing).
  */
 export async function placeOrder(
   db: Db,
+  placing: OrderPlacing,
   client: Pick<Client, 'id'>,
   input: NewOrder,
   problems = new ProblemCollector(),
   warnings: InputWarnings = noInputWarnings,
-  writes?: PlacementWrites,
 ): Promise<PlacedOrder> {
   const { deliveryAddress: delivery, billingAddress: billing, items } = input;
   const international = delivery && !euCountryCodes.has(delivery.countryCode.slice(0, 2));
   const needsPrice = (item: OrderItemInput) => international && !(Number(item.price ?? 0) > 0);
   // Problems found without the database: the statement then only looks up, so that every problem is reported together.
   const refused = problems.items.length > 0 || !delivery || items.some(needsPrice);
-  let answer: Awaited<ReturnType<typeof placeOrderRows>>;
+  let answer: Awaited<ReturnType<OrderPlacing['placeOrderRows']>>;
   try {
-    answer = await placeOrderRows(
+    answer = await placing.placeOrderRows(
       db,
       client.id,
       new Date(),
@@ -208,7 +208,6 @@ export async function placeOrder(
         })),
       },
       !refused,
-      writes,
     );
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key')) {

@@ -14,7 +14,7 @@ const { products } = schema;
  * The accepted types (png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop) as file-type reports them:
  * x-png and pjpeg are older names of png and jpeg, x-photoshop is psd.
  */
-const acceptedExtensions = new Set(['png', 'apng', 'jpg', 'gif', 'bmp', 'webp', 'psd']);
+const acceptedExtensions: ReadonlySet<string> = new Set(['png', 'apng', 'jpg', 'gif', 'bmp', 'webp', 'psd']);
 
 export const imageTooLarge = () => domainError('400-8', `The image must be smaller than ${limits.productImageMaxBytes / 1024 / 1024} MiB.`);
 

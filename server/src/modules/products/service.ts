@@ -1,21 +1,33 @@
 // Products: what orders and inbound goods refer to by sku. The rules of create and update are checked on the product
 // as it would be stored, so both paths share them.
-import { and, asc, eq, getTableColumns, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { defaults, limits, productTypesWithParts } from '@shopapi/contract';
-import { type Db, isUniqueViolation, ownedBy, schema, type Tx } from '../../platform/db/index.ts';
-import type { Page } from '../../platform/page.ts';
+import { type Db, isUniqueViolation, type Tx } from '../../platform/db/index.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
 import { type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
-const { products, productParts, stock } = schema;
+import {
+  findProduct,
+  insertProduct,
+  lockProduct,
+  productsClashing,
+  stockQuantity,
+  typesOfProducts,
+  updateProductRow,
+  type ProductPart,
+  type ProductRow,
+} from './repository.ts';
 
-export const productColumns = getTableColumns(products);
-export type ProductRow = typeof products.$inferSelect;
-export interface ProductPart {
-  partId: number;
-  quantity: number;
-}
+export {
+  findProduct,
+  listProducts,
+  partsOf,
+  productColumns,
+  productsOfClient,
+  skusAndWeightsByIds,
+  type ProductPart,
+  type ProductRow,
+} from './repository.ts';
 
 export interface HsCode {
   country: string;
@@ -158,12 +170,9 @@ async function checkUnique(
   exceptId: number | undefined,
   problems: ProblemCollector,
 ) {
-  const clashes = [...(sku ? [eq(products.sku, sku)] : []), ...(barcode ? [eq(products.barcode, barcode)] : [])];
-  if (!clashes.length) return;
-  const rows = await db
-    .select({ id: products.id, sku: products.sku, barcode: products.barcode })
-    .from(products)
-    .where(and(ownedBy(products, clientId), or(...clashes), exceptId ? ne(products.id, exceptId) : undefined));
+  const clashes = { sku, barcode };
+  if (!sku && !barcode) return;
+  const rows = await productsClashing(db, clientId, clashes, exceptId);
   if (sku && rows.some((r) => r.sku === sku)) problems.add('409', `A product with sku "${sku}" already exists.`, { path: ['sku'] });
   if (barcode && rows.some((r) => r.barcode === barcode))
     problems.add('409', `A product with barcode "${barcode}" already exists.`, { path: ['barcode'] });
@@ -189,10 +198,7 @@ async function resolveParts(
     return [];
   }
   const ids = parts.map((p) => Number(p.id));
-  const found = await db
-    .select({ id: products.id, type: products.type })
-    .from(products)
-    .where(and(ownedBy(products, clientId), inArray(products.id, ids)));
+  const found = await typesOfProducts(db, clientId, ids);
   const typeOf = new Map(found.map((r) => [r.id, r.type]));
   ids.forEach((id, index) => {
     if (ids.indexOf(id) !== index) problems.add('400', `Part ${id} is listed twice.`, { path: ['parts', index] });
@@ -274,27 +280,13 @@ export async function createProduct(db: Db, clientId: number, input: NewProduct,
       await checkUnique(tx, clientId, state.sku, state.barcode, undefined, problems);
       const parts = await resolveParts(tx, clientId, type, input.parts, problems);
       problems.throwIfAny();
-      const [row] = await tx
-        .insert(products)
-        .values({ ...state, clientId, ...extraColumns(extras) })
-        .returning(productColumns);
-      if (parts.length)
-        await tx.insert(productParts).values(parts.map((p) => ({ clientId, productId: row.id, partId: p.partId, quantity: p.quantity })));
+      const row = await insertProduct(tx, { ...state, clientId, ...extraColumns(extras) }, parts);
       await storeImage(tx, clientId, row.id, extras);
       return row;
     });
   } catch (error) {
     throw uniqueViolation(error, state.sku, state.barcode);
   }
-}
-
-/** Units of the product lying anywhere in a warehouse. */
-async function stockQuantity(db: Db, clientId: number, productId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${stock.quantity}), 0)::int` })
-    .from(stock)
-    .where(and(ownedBy(stock, clientId), eq(stock.productId, productId)));
-  return Number(row?.total ?? 0);
 }
 
 export async function updateProduct(
@@ -307,11 +299,7 @@ export async function updateProduct(
   try {
     return await db.transaction(async (tx) => {
       // Locked, so a receipt cannot slip in between the stock check and the barcode change.
-      const [stored] = await tx
-        .select(productColumns)
-        .from(products)
-        .where(and(ownedBy(products, clientId), eq(products.id, id)))
-        .for('update');
+      const stored = await lockProduct(tx, clientId, id);
       if (!stored) throw domainError('404', `Product ${id} not found.`);
       const problems = new ProblemCollector();
       if (changes.sku !== undefined && changes.sku !== stored.sku) problems.add('400', 'sku cannot be changed.', { path: ['sku'] });
@@ -336,11 +324,7 @@ export async function updateProduct(
           problems.add('409', `The barcode cannot change while the product has stock (${units} units).`, { path: ['barcode'] });
       }
       problems.throwIfAny();
-      const [row] = await tx
-        .update(products)
-        .set({ ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() })
-        .where(and(ownedBy(products, clientId), eq(products.id, id)))
-        .returning(productColumns);
+      const row = await updateProductRow(tx, clientId, id, { ...state, ...extraColumns(extras, stored.legacy), updatedAt: new Date() });
       await storeImage(tx, clientId, id, extras);
       return row;
     });
@@ -349,62 +333,8 @@ export async function updateProduct(
   }
 }
 
-export async function findProduct(db: Db, clientId: number, id: number): Promise<ProductRow | undefined> {
-  const [row] = await db
-    .select(productColumns)
-    .from(products)
-    .where(and(ownedBy(products, clientId), eq(products.id, id)));
-  return row;
-}
-
 export async function requireProduct(db: Db, clientId: number, id: number): Promise<ProductRow> {
   const row = await findProduct(db, clientId, id);
   if (!row) throw domainError('404', `Product ${id} not found.`);
   return row;
-}
-
-/** The client's products with these ids, in id order. */
-export async function productsOfClient(db: Db, clientId: number, ids: number[]): Promise<ProductRow[]> {
-  if (!ids.length) return [];
-  return db
-    .select(productColumns)
-    .from(products)
-    .where(and(ownedBy(products, clientId), inArray(products.id, ids)))
-    .orderBy(asc(products.id));
-}
-
-/** The sku and weight of these products. No client filter: the ids come from the client's own shipment items and parts. */
-export async function skusAndWeightsByIds(db: Db, ids: number[]) {
-  if (!ids.length) return [];
-  return db.select({ id: products.id, sku: products.sku, weight: products.weight }).from(products).where(inArray(products.id, ids));
-}
-
-export async function listProducts(
-  db: Db,
-  clientId: number,
-  filters: { skus?: string[]; barcodes?: string[] },
-  page: Page,
-): Promise<ProductRow[]> {
-  const conditions = [ownedBy(products, clientId), gt(products.id, page.cursor)];
-  if (filters.skus) conditions.push(inArray(products.sku, filters.skus));
-  if (filters.barcodes) conditions.push(inArray(products.barcode, filters.barcodes));
-  return db
-    .select(productColumns)
-    .from(products)
-    .where(and(...conditions))
-    .orderBy(asc(products.id))
-    .limit(page.size);
-}
-
-/** The parts of each product, by product id, in the order they were given. */
-export async function partsOf(db: Db, clientId: number, productIds: number[]): Promise<Map<number, ProductPart[]>> {
-  const out = new Map<number, ProductPart[]>(productIds.map((id) => [id, []]));
-  if (!productIds.length) return out;
-  const rows = await db
-    .select()
-    .from(productParts)
-    .where(and(ownedBy(productParts, clientId), inArray(productParts.productId, productIds)))
-    .orderBy(asc(productParts.id));
-  for (const r of rows) out.get(r.productId)?.push({ partId: r.partId, quantity: r.quantity });
-  return out;
 }

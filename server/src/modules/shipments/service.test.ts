@@ -1,75 +1,110 @@
-// The retention window hides old shipments from the API's reads only: the warehouse still moves them and the sandbox
-// controls still reach them.
+// Shipments on the shipments module alone (no app, no API): an order starts a shipment that reserves its goods, steps
+// walk it to SHIPPED taking the stock, and every move emits its events through the payload port it is handed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { limits } from '@shopapi/contract';
+import { and, asc, eq } from 'drizzle-orm';
 import { schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
-import { findShipment, requireShipment } from './service.ts';
-import { startSandbox, type TestClient, type TestSandbox } from '../../../test/support/sandbox.ts';
-import { orderDocument, uniqueNumber } from '../../../test/support/fixtures.ts';
+import { takeStock } from '../inventory/service.ts';
+import { failShipment, findShipment, requireShipment, ShortageError, startOrder, stepShipment, type ShipmentRow } from './service.ts';
+import { type ModuleTestBed, openModuleTestBed } from '../../../test/support/bed/modules.ts';
+import { placedOrder, productOnShelf } from '../../../test/support/bed/orders.ts';
 
-let sb: TestSandbox;
-let client: TestClient;
-const step = 30;
+let bed: ModuleTestBed;
+let client: Client;
+let shirt: number;
 
-const call = (method: string, url: string, body?: unknown) => sb.call(method, url, { token: client.token, body });
-
-/** The client as the services take it, with its clock as it is now. */
-async function asClient(): Promise<Client> {
-  const [row] = await sb.database.db.select().from(schema.clients).where(eq(schema.clients.id, client.id));
-  return { id: row.id, username: row.username, defaultWarehouse: row.defaultWarehouse, clockOffsetSeconds: row.clockOffsetSeconds };
-}
+const start = (orderId: number) => bed.db.transaction((tx) => startOrder(tx, bed.services.eventPayloads, client, orderId, new Date()));
+const step = (id: number) =>
+  bed.db.transaction(async (tx) => {
+    const shipment = await requireShipment(tx, client, id, { lock: true });
+    return stepShipment(tx, bed.services.eventPayloads, client, shipment, new Date(), { correctShortage: false });
+  });
+/** The types of the shipment's events, in alphabetical order (events of one move share a moment). */
+const eventsOf = async (shipmentId: number) =>
+  (
+    await bed.db
+      .select({ type: schema.events.type })
+      .from(schema.events)
+      .where(and(eq(schema.events.entity, 'shipment'), eq(schema.events.entityId, shipmentId)))
+      .orderBy(asc(schema.events.id))
+  )
+    .map((e) => e.type)
+    .sort();
+const shelf = async () =>
+  (await bed.db.select().from(schema.stock).where(eq(schema.stock.productId, shirt))).reduce((sum, row) => sum + row.quantity, 0);
 
 beforeAll(async () => {
-  sb = await startSandbox({ sandboxStepSeconds: step });
-  client = await sb.newClient();
-  const product = await call('POST', '/v3/products', { data: { type: 'product', attributes: { sku: 'KEPT', name: 'Kept' } } });
-  expect(product.status, product.raw).toBe(201);
+  bed = await openModuleTestBed();
+  client = await bed.newClient();
+  shirt = (await productOnShelf(bed, client, 'SHIP-SHIRT', 5)).id;
 });
-afterAll(async () => {
-  await sb.close();
-});
+afterAll(() => bed.close());
 
-describe('shipments past the retention window', () => {
-  it('are hidden from reads, yet the warehouse moves them and the sandbox can still return their goods', async () => {
-    const order = await call(
-      'POST',
-      '/v3/orders',
-      orderDocument(client, { externalOrderNumber: uniqueNumber('RET'), items: [{ sku: 'KEPT', quantity: 1 }] }),
-    );
-    expect(order.status, order.raw).toBe(201);
-    const shipped = await call('POST', `/sandbox/orders/${order.body.data.id}/ship`);
-    expect(shipped.status, shipped.raw).toBe(201);
-    const shipmentId = Number(shipped.body.data.id);
-    const before = await requireShipment(sb.database.db, await asClient(), shipmentId);
-    expect(before.tracking?.stage).toBe('LABELLED');
+describe('shipments', () => {
+  let shipment: ShipmentRow;
+  let short: ShipmentRow;
 
-    // The tracking moves fall due one step apart; the clock jumps past the window at once, so they run on a shipment
-    // that is already past it.
-    const advanced = await call('POST', '/sandbox/clock/advance', { seconds: (limits.shipmentRetentionDays + 1) * 86_400 });
-    expect(advanced.status, advanced.raw).toBe(200);
-    const now = await asClient();
-    expect((await call('GET', `/v3/shipments/${shipmentId}`)).status).toBe(404);
-    expect(await findShipment(sb.database.db, now, shipmentId)).toBeUndefined();
-    await expect(requireShipment(sb.database.db, now, shipmentId)).rejects.toThrow(`Shipment ${shipmentId} not found.`);
-    const kept = await requireShipment(sb.database.db, now, shipmentId, { pastRetention: true });
-    expect(kept.tracking?.stage).toBe('DELIVERED');
-
-    const returned = await call('POST', `/sandbox/shipments/${shipmentId}/return`, {
-      items: [{ sku: 'KEPT', quantity: 1, condition: 'RETURN' }],
-    });
-    expect(returned.status, returned.raw).toBe(201);
+  it('an order with stock starts a READY_TO_PICK shipment and emits created and readyToPick through the port', async () => {
+    const { order } = await placedOrder(bed, client, [{ sku: 'SHIP-SHIRT', quantity: 2 }]);
+    bed.payloads.length = 0;
+    shipment = (await start(order.id))!;
+    expect(shipment).toMatchObject({ orderId: order.id, status: 'READY_TO_PICK', warehouseCode: client.defaultWarehouse });
+    expect(await eventsOf(shipment.id)).toEqual(['shipment.created.3', 'shipment.readyToPick.3']);
+    expect(bed.payloads).toEqual([
+      { entity: 'shipment', id: shipment.id },
+      { entity: 'shipment', id: shipment.id },
+    ]);
   });
 
-  it('belong to their client only, whatever the window', async () => {
-    const other = await sb.newClient();
-    const [row] = await sb.database.db.select().from(schema.clients).where(eq(schema.clients.id, other.id));
-    const [mine] = await sb.database.db
-      .select({ id: schema.shipments.id })
-      .from(schema.shipments)
-      .where(eq(schema.shipments.clientId, client.id));
-    const otherClient: Client = { id: row.id, username: row.username, defaultWarehouse: row.defaultWarehouse, clockOffsetSeconds: 0 };
-    expect(await findShipment(sb.database.db, otherClient, mine.id, { pastRetention: true })).toBeUndefined();
+  it('steps walk it to SHIPPED, taking its goods off the shelf', async () => {
+    let status = shipment.status;
+    for (let n = 0; n < 10 && status !== 'SHIPPED'; n++) {
+      await step(shipment.id);
+      status = (await requireShipment(bed.db, client, shipment.id)).status;
+    }
+    expect(status).toBe('SHIPPED');
+    expect(await eventsOf(shipment.id)).toEqual([
+      'shipment.created.3',
+      'shipment.readyToPick.3',
+      'shipment.readyToShip.3',
+      'shipment.shipped.3',
+    ]);
+    expect(await shelf()).toBe(3);
+  });
+
+  it('an order the stock does not cover, partial delivery not allowed, starts nothing', async () => {
+    const { order } = await placedOrder(bed, client, [{ sku: 'SHIP-SHIRT', quantity: 4 }]);
+    expect(await start(order.id)).toBeUndefined();
+  });
+
+  it('goods gone from the shelf when it ships: a ShortageError, and nothing of the step is kept', async () => {
+    const { order } = await placedOrder(bed, client, [{ sku: 'SHIP-SHIRT', quantity: 3 }]);
+    short = (await start(order.id))!;
+    await bed.db.transaction((tx) =>
+      takeStock(tx, client, { productId: shirt, warehouseCode: client.defaultWarehouse, quantity: 3 }, { type: 'CORRECTION' }, new Date()),
+    );
+    let error: unknown;
+    for (let n = 0; n < 10 && !error; n++)
+      error = await step(short.id).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(ShortageError);
+    expect((await requireShipment(bed.db, client, short.id)).status).toBe('READY_TO_SHIP');
+  });
+
+  it('failShipment puts a shipment in ERROR, with no event (ERROR emits none)', async () => {
+    const before = await eventsOf(short.id);
+    await bed.db.transaction(async (tx) => {
+      const row = await requireShipment(tx, client, short.id, { lock: true });
+      await failShipment(tx, bed.services.eventPayloads, client, row, new Date());
+    });
+    expect((await requireShipment(bed.db, client, short.id)).status).toBe('ERROR');
+    expect(await eventsOf(short.id)).toEqual(before);
+  });
+
+  it("another client's shipment is not found", async () => {
+    const other = await bed.newClient();
+    expect(await findShipment(bed.db, other, shipment.id)).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
 import { lockClientWarehouse, pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
 import { warehouseShippingMethod } from '../reference/service.ts';
-import { emitShipmentEvent } from '../webhooks/payloads.ts';
+import { emitShipmentEvent, type EventPayloads } from '../webhooks/payloads.ts';
 import { itemsOfReturn, processReturnItems, registerReturn } from '../returns/service.ts';
 import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
 import { domainError } from '../../platform/errors.ts';
@@ -152,7 +152,7 @@ export async function itemsOf(db: Db, shipmentIds: number[]): Promise<ShipmentIt
 // ---- making shipments
 
 /** Product types that are not goods on a shelf: a bundle ships as its parts, a service not at all. */
-const virtualTypes = new Set(['BUNDLE', 'SERVICE']);
+const virtualTypes: ReadonlySet<string> = new Set(['BUNDLE', 'SERVICE']);
 
 /** Packaging the carrier weighs on top of the goods. */
 const packagingGrams = 150;
@@ -162,17 +162,29 @@ const packagingGrams = 150;
  * Under the client's warehouse lock, so the stock it counts as free is not being promised to another order meanwhile;
  * an order whose row another transaction holds (a change through the API) is skipped, to start in a later round.
  */
-export async function startOrderShipments(tx: Tx, client: Client, orderId: number, now: Date): Promise<ShipmentRow[]> {
+export async function startOrderShipments(
+  tx: Tx,
+  payloads: EventPayloads,
+  client: Client,
+  orderId: number,
+  now: Date,
+): Promise<ShipmentRow[]> {
   await lockClientWarehouse(tx, client.id);
   const order = await lockOrder(tx, orderId, { skipLocked: true });
   if (!order || order.onHold || !order.isValid || order.fulfilledAt) return [];
   if ((await shipmentsUnderWay(tx, orderId)).length) return [];
-  return createShipments(tx, client, order, now, { force: false });
+  return createShipments(tx, payloads, client, order, now, { force: false });
 }
 
 /** startOrderShipments for one shipment: the first it started (the split scenario's road starts two). */
-export async function startOrder(tx: Tx, client: Client, orderId: number, now: Date): Promise<ShipmentRow | undefined> {
-  return (await startOrderShipments(tx, client, orderId, now))[0];
+export async function startOrder(
+  tx: Tx,
+  payloads: EventPayloads,
+  client: Client,
+  orderId: number,
+  now: Date,
+): Promise<ShipmentRow | undefined> {
+  return (await startOrderShipments(tx, payloads, client, orderId, now))[0];
 }
 
 /** The goods on the shelf each of these lines needs: a bundle's parts, nothing for a service, else the product itself. */
@@ -273,7 +285,14 @@ function splitInTwo(lines: Line[]): Line[][] {
  * allow one yet (`force` ships what is open whatever the stock). A delivery address without the house number its country
  * requires puts it in ERROR at once, waiting for an operator.
  */
-async function createShipments(tx: Tx, client: Client, order: OrderRow, now: Date, opts: { force: boolean }): Promise<ShipmentRow[]> {
+async function createShipments(
+  tx: Tx,
+  payloads: EventPayloads,
+  client: Client,
+  order: OrderRow,
+  now: Date,
+  opts: { force: boolean },
+): Promise<ShipmentRow[]> {
   const open = await openLines(tx, order.id);
   if (!open.length) return [];
   const warehouse = order.fulfillFrom ?? client.defaultWarehouse;
@@ -314,7 +333,7 @@ async function createShipments(tx: Tx, client: Client, order: OrderRow, now: Dat
       },
       parcel,
     );
-    for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, client, shipment.id, event, now);
+    for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
     created.push(shipment);
   }
   return created;
@@ -405,28 +424,35 @@ export interface StepOptions {
  * (ERROR resumes at READY_TO_PICK), or after SHIPPED the next tracking stage. 'done' once nothing more happens to it.
  * Without `correctShortage`, goods missing when shipping throw a ShortageError.
  */
-export async function stepShipment(tx: Tx, client: Client, shipment: ShipmentRow, now: Date, opts: StepOptions): Promise<StepResult> {
+export async function stepShipment(
+  tx: Tx,
+  payloads: EventPayloads,
+  client: Client,
+  shipment: ShipmentRow,
+  now: Date,
+  opts: StepOptions,
+): Promise<StepResult> {
   const road = await walkedRoad(tx, shipment);
-  if (road) return stepOnRoad(tx, client, shipment, now, road, opts);
+  if (road) return stepOnRoad(tx, payloads, client, shipment, now, road, opts);
   const from = shipment.status as ShipmentStatus;
-  if (from === 'SHIPPED') return moveTracking(tx, client, shipment, now);
+  if (from === 'SHIPPED') return moveTracking(tx, payloads, client, shipment, now);
   const to = shipmentLifecycle.next(from)!;
   const events = shipmentLifecycle.move(from, to, `Shipment ${shipment.id}`);
   if (to === 'SHIPPED') await bookOut(tx, client, shipment, now, opts.correctShortage);
   await updateShipment(tx, shipment.id, { status: to, roadStep: shipment.roadStep + 1, ...(await enterFields(tx, shipment, to, now)) });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   if (to === 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
   return 'moved';
 }
 
-async function moveTracking(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
+async function moveTracking(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
   const tracking = shipment.tracking as Tracking;
   const from = tracking.stage as TrackingStage;
   const to = nextTrackingStage(from, await hasPickUpPoint(tx, shipment.orderId));
   if (!to) return 'done';
   const events = trackingLifecycle.move(from, to, `The tracking of shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { tracking: { ...tracking, stage: to }, trackingUpdatedAt: now, roadStep: shipment.roadStep + 1 });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   return trackingLifecycle.next(to) ? 'moved' : 'done';
 }
 
@@ -466,6 +492,7 @@ export async function followsRoad(tx: Db, shipment: ShipmentRow): Promise<boolea
  */
 async function stepOnRoad(
   tx: Tx,
+  payloads: EventPayloads,
   client: Client,
   shipment: ShipmentRow,
   now: Date,
@@ -503,7 +530,7 @@ async function stepOnRoad(
     if (next.stockMutations?.includes('RETURN'))
       await returnEverything(tx, client, shipment, now, road.scenario.name === 'damaged-return' ? 'DAMAGED' : 'RETURN');
   }
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
   if (next.status === 'SHIPPED' && from !== 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
   return road.steps.some((s) => s.at > next.at) ? 'moved' : 'done';
 }
@@ -535,18 +562,18 @@ async function returnEverything(tx: Tx, client: Client, shipment: ShipmentRow, n
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator. */
-export async function failShipment(tx: Tx, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
+export async function failShipment(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
   const events = shipmentLifecycle.move(shipment.status as ShipmentStatus, 'ERROR', `Shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { status: 'ERROR' });
-  for (const event of events) await emitShipmentEvent(tx, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
 }
 
 /** Walks a shipment to SHIPPED now, booking in what is missing; its tracking is left to the clock. */
-async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Date) {
+async function walkToShipped(tx: Tx, payloads: EventPayloads, client: Client, shipmentId: number, now: Date) {
   for (;;) {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
     if (shipment.status === 'SHIPPED') return;
-    await stepShipment(tx, client, shipment, now, { correctShortage: true, operator: true });
+    await stepShipment(tx, payloads, client, shipment, now, { correctShortage: true, operator: true });
   }
 }
 
@@ -554,7 +581,7 @@ async function walkToShipped(tx: Tx, client: Client, shipmentId: number, now: Da
  * Ships the order now, whatever the stock and even on hold: shipments under way go on to SHIPPED, and what is still
  * open gets a shipment that follows. Returns the ids of the shipments shipped, in the order they shipped.
  */
-export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now: Date): Promise<number[]> {
+export async function shipOrderNow(tx: Tx, payloads: EventPayloads, client: Client, orderId: number, now: Date): Promise<number[]> {
   await lockClientWarehouse(tx, client.id);
   const order = (await lockOrder(tx, orderId))!;
   if (order.fulfilledAt) throw domainError('422', `Order ${orderId} is already fulfilled.`);
@@ -565,11 +592,11 @@ export async function shipOrderNow(tx: Tx, client: Client, orderId: number, now:
     );
   const shipped: number[] = [];
   for (const id of await shipmentsUnderWay(tx, orderId)) {
-    await walkToShipped(tx, client, id, now);
+    await walkToShipped(tx, payloads, client, id, now);
     shipped.push(id);
   }
-  for (const created of await createShipments(tx, client, order, now, { force: true })) {
-    await walkToShipped(tx, client, created.id, now);
+  for (const created of await createShipments(tx, payloads, client, order, now, { force: true })) {
+    await walkToShipped(tx, payloads, client, created.id, now);
     shipped.push(created.id);
   }
   if (!shipped.length) throw domainError('422', `Order ${orderId} has nothing left to ship.`);

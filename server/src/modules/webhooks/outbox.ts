@@ -9,7 +9,7 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { WebhookEntity } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import type { Page } from '../../platform/page.ts';
-import { domainError } from '../../platform/errors.ts';
+import { DomainError, domainError } from '../../platform/errors.ts';
 
 const { events, webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
@@ -150,6 +150,13 @@ async function requireDelivery(db: Db, clientId: number, webhookId: number, deli
   return delivery;
 }
 
+/** A redelivery through an inactive webhook: it would only queue until the webhook is active again (the API words how). */
+export class InactiveWebhookRefusal extends DomainError {
+  constructor(readonly webhookId: number) {
+    super({ code: '409', detail: `Webhook ${webhookId} is inactive.` });
+  }
+}
+
 /**
  * Sends an event of the delivery log again, as a new delivery with the same event id (receivers deduplicate by
  * webhook-id). An inactive webhook answers 409: it would only queue the delivery until a PUT reactivates it.
@@ -157,8 +164,7 @@ async function requireDelivery(db: Db, clientId: number, webhookId: number, deli
 export async function redeliver(db: Db, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryLogEntry> {
   const webhook = await requireWebhook(db, clientId, webhookId);
   const original = await requireDelivery(db, clientId, webhookId, deliveryId);
-  if (!webhook.isActive)
-    throw domainError('409', `Webhook ${webhookId} is inactive; reactivate it with PUT /v3/webhooks/${webhookId} and isActive true.`);
+  if (!webhook.isActive) throw new InactiveWebhookRefusal(webhookId);
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(webhookDeliveries)

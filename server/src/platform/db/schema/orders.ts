@@ -155,7 +155,7 @@ export const orderAttachments = pgTable(
 
 // Derived rows: each order's and order item's v3 resource object as JSON text, as the representation's SQL writes it,
 // with the start of its links' base left as a marker. Written and deleted only by triggers that
-// api/v3/representation/stored.ts installs, in the transaction of every write to the rows they are made of; the order
+// representation/stored.ts installs, in the transaction of every write to the rows they are made of; the order
 // list pages are a string_agg of them (bench/RESULTS.md, findings). No foreign keys: the triggers delete a row with its
 // source, and a key check would cost each create another lookup of its order.
 export const orderJson = pgTable('order_json', {

@@ -1,0 +1,156 @@
+// Orders: the hottest list of the API, with its items, addresses and pick-up point as includes, written by the database
+// (sql.ts) in one statement per page. Orders and their items are read from their stored JSON (stored.ts), which
+// triggers write from the expressions below; addresses and pick-up points are written by the page's statement.
+import { sql, type SQL } from 'drizzle-orm';
+import { Order, metadataExtraFields, orderIncludes } from '@shopapi/contract';
+import { schema, type Db } from '../platform/db/index.ts';
+import type { OrderRow, PlacedOrder } from '../modules/orders/service.ts';
+import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
+import { iso } from '../platform/time.ts';
+import { documents, inPage, isoText, madeOnce, manyText, oneText, ownedOneText, pageText, resource, type Parts } from './sql.ts';
+import { orderItemResource } from './order-items.ts';
+import { addressResource, addressSql } from './addresses.ts';
+import { pickUpPointResource, pickUpPointSql } from './pick-up-points.ts';
+
+const { orders, orderItems, addresses, pickUpPoints, orderAttachments, orderJson, orderItemJson } = schema;
+
+/** The ids of the resources an order points to that are not columns of its row. */
+export interface OrderRelated {
+  pickUpPointId: number | null;
+  orderItemIds: number[];
+  orderAttachmentIds: number[];
+}
+
+/** The order from its row: the definition the SQL below is held to (server/test/representation.test.ts). */
+export function orderResource(o: OrderRow, related: OrderRelated, base: string): ResourceObject {
+  return {
+    type: 'order',
+    id: o.id,
+    attributes: {
+      externalOrderNumber: o.externalOrderNumber,
+      locale: o.locale,
+      reference: o.reference,
+      orderedOn: iso(o.orderedOn),
+      consumerReference: o.consumerReference,
+      promotionCode: o.promotionCode,
+      email: o.email,
+      phoneNumber: o.phoneNumber,
+      vatNumber: o.vatNumber,
+      fulfillFrom: o.fulfillFrom,
+      preferredShippingDate: o.preferredShippingDate,
+      allowPartialDelivery: o.allowPartialDelivery,
+      onHold: o.onHold,
+      metadata: extras(o.metadata, metadataExtraFields),
+      channelIdentifier: o.channelIdentifier,
+      currency: o.currency,
+      createdOn: o.createdAt.toISOString(),
+    },
+    relationships: {
+      orderType: one('orderType', o.orderTypeId),
+      preferredShippingMethod: one('shippingMethod', o.preferredShippingMethodId),
+      deliveryAddress: one('address', o.deliveryAddressId),
+      billingAddress: one('address', o.billingAddressId),
+      pickUpPoint: one('pickUpPoint', related.pickUpPointId),
+      orderItems: many('orderItem', related.orderItemIds),
+      orderAttachments: many('orderAttachment', related.orderAttachmentIds),
+    },
+    links: self(base, 'orders', o.id),
+  };
+}
+
+/** The order's resource object as the database writes it: what its stored JSON is made of (stored.ts). */
+export const orderSql = resource(Order, orders.id, 'orders', {
+  attributes: {
+    externalOrderNumber: orders.externalOrderNumber,
+    locale: orders.locale,
+    reference: orders.reference,
+    orderedOn: isoText(orders.orderedOn),
+    consumerReference: orders.consumerReference,
+    promotionCode: orders.promotionCode,
+    email: orders.email,
+    phoneNumber: orders.phoneNumber,
+    vatNumber: orders.vatNumber,
+    fulfillFrom: orders.fulfillFrom,
+    preferredShippingDate: orders.preferredShippingDate,
+    allowPartialDelivery: orders.allowPartialDelivery,
+    onHold: orders.onHold,
+    metadata: orders.metadata,
+    channelIdentifier: orders.channelIdentifier,
+    currency: orders.currency,
+    createdOn: isoText(orders.createdAt),
+  },
+  relationships: {
+    orderType: oneText('orderType', orders.orderTypeId),
+    preferredShippingMethod: oneText('shippingMethod', orders.preferredShippingMethodId),
+    deliveryAddress: oneText('address', orders.deliveryAddressId),
+    billingAddress: oneText('address', orders.billingAddressId),
+    pickUpPoint: ownedOneText('pickUpPoint', pickUpPoints.id, pickUpPoints.orderId),
+    orderItems: manyText('orderItem', orderItems.id, orderItems.orderId),
+    orderAttachments: manyText('orderAttachment', orderAttachments.id, orderAttachments.orderId),
+  },
+});
+
+/**
+ * Orders in page order, and the related resources `include` names grouped by order (items, delivery and billing
+ * address, pick-up point), each once; `cut`: a list page that ends early rather than include more items than the
+ * per-page bound. Made once per combination, so each statement is rendered once (sql.ts).
+ */
+function makeOrderParts(include: ReadonlySet<string>, cut: boolean): Parts {
+  const included: SQL[] = [];
+  if (include.has('orderItems'))
+    included.push(
+      sql`select ${orderItemJson.json}, ${orderItemJson.orderId}, 0, ${orderItemJson.orderItemId} from ${orderItemJson} where ${inPage(orderItemJson.orderId)}`,
+    );
+  if (include.has('deliveryAddress'))
+    included.push(
+      sql`select ${addressSql.json}, ${orders.id}, 1, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.deliveryAddressId} where ${inPage(orders.id)}`,
+    );
+  if (include.has('billingAddress')) {
+    // An order whose billing address is its delivery address includes that address once.
+    const once = include.has('deliveryAddress') ? sql` and ${orders.billingAddressId} <> ${orders.deliveryAddressId}` : sql``;
+    included.push(
+      sql`select ${addressSql.json}, ${orders.id}, 2, ${addresses.id} from ${orders} join ${addresses} on ${addresses.id} = ${orders.billingAddressId} where ${inPage(orders.id)}${once}`,
+    );
+  }
+  if (include.has('pickUpPoint'))
+    included.push(
+      sql`select ${pickUpPointSql.json}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
+    );
+  const data = sql`coalesce((select '[' || string_agg(${orderJson.json}, ',' order by ${orderJson.orderId}) || ']' from ${orderJson} where ${inPage(orderJson.orderId)}), '[]')`;
+  return { data, included, stored: true, ...(cut && include.has('orderItems') ? { itemsOwner: orderItems.orderId } : {}) };
+}
+const orderParts = madeOnce((key: string) => {
+  const [cut, ...include] = key.split(',');
+  return makeOrderParts(new Set(include), cut === 'cut');
+});
+/** The parts for these includes, the same object for the same includes in any order. */
+const orderPartsOf = (include: ReadonlySet<string>, cut: boolean) =>
+  orderParts([cut ? 'cut' : 'whole', ...orderIncludes.filter((path) => include.has(path))].join());
+
+/** The orders whose ids `ids` selects, with the related resources `include` names. */
+export const orderDocuments = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
+  documents(db, base, ids, orderPartsOf(include, false));
+/** A list page of orders; with their items included, it ends early rather than include more than the per-page bound. */
+export const orderPageText = (db: Db, ids: IdQuery, include: ReadonlySet<string>, base: string) =>
+  pageText(db, base, ids, orderPartsOf(include, true));
+
+/**
+ * The answer to a create, from the rows placeOrder wrote, through the representation's mappers (the definitions its SQL
+ * is held to) and in the order orderDocuments gives: items, delivery address, billing address (once), pick-up point.
+ * It saves reading the order back; server/test/orders.test.ts holds it equal to GET /v3/orders/{id}.
+ */
+export function createdOrderDocument(placed: PlacedOrder, include: ReadonlySet<string>, base: string) {
+  const { order, items, deliveryAddress, billingAddress, pickUpPoint } = placed;
+  const data = orderResource(
+    order,
+    { pickUpPointId: pickUpPoint?.id ?? null, orderItemIds: items.map((item) => item.id), orderAttachmentIds: [] },
+    base,
+  );
+  const included: ResourceObject[] = [];
+  if (include.has('orderItems')) included.push(...items.map((item) => orderItemResource(item, base)));
+  if (include.has('deliveryAddress')) included.push(addressResource(deliveryAddress, base));
+  if (include.has('billingAddress') && !(include.has('deliveryAddress') && billingAddress.id === deliveryAddress.id))
+    included.push(addressResource(billingAddress, base));
+  if (include.has('pickUpPoint') && pickUpPoint) included.push(pickUpPointResource(pickUpPoint, base));
+  return { data, ...(include.size ? { included } : {}) };
+}
