@@ -1,8 +1,8 @@
 // POST /token, /status and /settings: the calls v3 and v2 share, each part an encapsulated plugin with its own format.
-import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { errorHandlerOf, renderTokenError } from '../shared/errors.ts';
 import type { AppContext } from '../shared/context.ts';
+import { apiPlugin } from '../shared/api-plugin.ts';
 import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import { statusRoutes, tokenRoutes } from './routes.ts';
 
@@ -19,16 +19,4 @@ async function authApi(app: FastifyInstance, context: AppContext) {
   });
 }
 
-export const authApiPlugin = fp(authApi, {
-  name: 'shopapi-auth-api',
-  fastify: '5.x',
-  encapsulate: true,
-  dependencies: [
-    'shopapi-request-log',
-    'shopapi-bearer-auth',
-    'shopapi-rate-limit',
-    'shopapi-input-guard',
-    'shopapi-form-body',
-    'shopapi-jsonapi',
-  ],
-});
+export const authApiPlugin = apiPlugin('shopapi-auth-api', ['shopapi-form-body', 'shopapi-jsonapi'], authApi);

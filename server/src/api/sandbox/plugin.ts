@@ -1,8 +1,8 @@
 // The /sandbox controls, settings and request log as one encapsulated plugin, in the JSON:API conventions of v3.
-import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { useJsonApi } from '../shared/jsonapi.ts';
 import type { AppContext } from '../shared/context.ts';
+import { apiPlugin } from '../shared/api-plugin.ts';
 import { sandboxRoutes } from './controls.ts';
 import { sandboxSettingsRoutes } from './settings.ts';
 import { sandboxRequestRoutes } from './requests.ts';
@@ -16,9 +16,4 @@ async function sandbox(app: FastifyInstance, context: AppContext) {
   sandboxScenarioRoutes(app, context);
 }
 
-export const sandboxPlugin = fp(sandbox, {
-  name: 'shopapi-sandbox',
-  fastify: '5.x',
-  encapsulate: true,
-  dependencies: ['shopapi-request-log', 'shopapi-bearer-auth', 'shopapi-rate-limit', 'shopapi-input-guard', 'shopapi-jsonapi'],
-});
+export const sandboxPlugin = apiPlugin('shopapi-sandbox', ['shopapi-jsonapi'], sandbox);

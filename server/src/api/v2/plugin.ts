@@ -1,8 +1,8 @@
 // The legacy v2 API as one encapsulated plugin: lenient parsing and the NOK envelope apply to its routes only.
-import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { envelopeConventions } from '../shared/envelope-conventions.ts';
 import type { AppContext } from '../shared/context.ts';
+import { apiPlugin } from '../shared/api-plugin.ts';
 import { v2OrderRoutes } from './orders.ts';
 import { v2ShipmentRoutes } from './shipments.ts';
 import { v2ReturnRoutes } from './returns.ts';
@@ -20,9 +20,4 @@ async function v2(app: FastifyInstance, context: AppContext) {
   v2PurchaseOrderRoutes(app, context);
 }
 
-export const v2Plugin = fp(v2, {
-  name: 'shopapi-v2',
-  fastify: '5.x',
-  encapsulate: true,
-  dependencies: ['shopapi-request-log', 'shopapi-bearer-auth', 'shopapi-rate-limit', 'shopapi-input-guard', 'shopapi-form-body'],
-});
+export const v2Plugin = apiPlugin('shopapi-v2', ['shopapi-form-body'], v2);

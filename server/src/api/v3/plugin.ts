@@ -1,8 +1,8 @@
 // The v3 JSON:API as one encapsulated plugin: its negotiation and error format apply to its routes only.
-import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { useJsonApi } from '../shared/jsonapi.ts';
 import type { AppContext } from '../shared/context.ts';
+import { apiPlugin } from '../shared/api-plugin.ts';
 import { orderRoutes } from './orders.ts';
 import { shipmentRoutes } from './shipments.ts';
 import { productRoutes } from './products.ts';
@@ -28,16 +28,4 @@ async function v3(app: FastifyInstance, context: AppContext) {
   returnRoutes(app, context);
 }
 
-export const v3Plugin = fp(v3, {
-  name: 'shopapi-v3',
-  fastify: '5.x',
-  encapsulate: true,
-  dependencies: [
-    'shopapi-request-log',
-    'shopapi-bearer-auth',
-    'shopapi-rate-limit',
-    'shopapi-input-guard',
-    'shopapi-jsonapi',
-    '@fastify/multipart',
-  ],
-});
+export const v3Plugin = apiPlugin('shopapi-v3', ['shopapi-jsonapi', '@fastify/multipart'], v3);

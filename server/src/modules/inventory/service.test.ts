@@ -1,6 +1,6 @@
 // Stock on the inventory module alone (no app, no API): bookings join equal goods and each books a mutation, goods go
 // out first expiring first, and the levels sum what is on the shelf, going out, ordered and expected per warehouse.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
@@ -9,8 +9,9 @@ import { type Goods, pickLocation, putStock, stockLevelsOf, takeStock } from './
 import { type ModuleTestBed, openModuleTestBed } from '../../../test/support/bed/modules.ts';
 import { placedOrder } from '../../../test/support/bed/orders.ts';
 
-let bed: ModuleTestBed;
-let client: Client;
+// Made once for the file, before its tests are collected: constants, no state at the module's top level.
+const bed: ModuleTestBed = await openModuleTestBed();
+const client: Client = await bed.newClient();
 
 const correction = { type: 'CORRECTION', correctionCode: 'ADJUSTMENT' } as const;
 const put = (goods: Goods, warehouse = client.defaultWarehouse) =>
@@ -26,10 +27,6 @@ const mutationsOf = (productId: number) =>
     .from(schema.stockMutations)
     .where(and(eq(schema.stockMutations.clientId, client.id), eq(schema.stockMutations.productId, productId)));
 
-beforeAll(async () => {
-  bed = await openModuleTestBed();
-  client = await bed.newClient();
-});
 afterAll(() => bed.close());
 
 describe('inventory', () => {

@@ -1,6 +1,7 @@
 // Placing an order, on the orders module alone (no app, no API): one statement writes the order with its addresses,
 // items and pick-up point, or writes nothing and reports every problem.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, schema } from '../../platform/db/index.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -10,10 +11,11 @@ import { placedRelations } from './repository.ts';
 import { type NewOrder, placeOrder } from './service.ts';
 import { type ModuleTestBed, openModuleTestBed } from '../../../test/support/bed/modules.ts';
 
-let bed: ModuleTestBed;
-let client: Client;
-let orderTypeId: number;
-let counter = 0;
+// Made once for the file, before its tests are collected: constants, no state at the module's top level.
+const bed: ModuleTestBed = await openModuleTestBed();
+const client: Client = await bed.newClient();
+for (const sku of ['UNIT-SHIRT', 'UNIT-MUG']) await createProduct(bed.db, client.id, { sku, name: `${sku} name` });
+const [{ id: orderTypeId }] = await bed.db.select().from(schema.orderTypes).where(eq(schema.orderTypes.clientId, client.id)).limit(1);
 
 const address = {
   firstName: 'Ada',
@@ -25,7 +27,7 @@ const address = {
   countryCode: 'NL',
 };
 const newOrder = (changes: Partial<NewOrder> = {}): NewOrder => ({
-  externalOrderNumber: `UNIT-${++counter}`,
+  externalOrderNumber: `UNIT-${randomUUID()}`,
   locale: 'nl-NL',
   orderTypeId,
   deliveryAddress: address,
@@ -41,13 +43,6 @@ async function refusal(order: NewOrder): Promise<DomainError> {
   return error;
 }
 
-beforeAll(async () => {
-  bed = await openModuleTestBed();
-  client = await bed.newClient();
-  for (const sku of ['UNIT-SHIRT', 'UNIT-MUG']) await createProduct(bed.db, client.id, { sku, name: `${sku} name` });
-  const [type] = await bed.db.select().from(schema.orderTypes).where(eq(schema.orderTypes.clientId, client.id)).limit(1);
-  orderTypeId = type.id;
-});
 afterAll(() => bed.close());
 
 describe('placeOrder', () => {

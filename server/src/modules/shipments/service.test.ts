@@ -1,6 +1,6 @@
 // Shipments on the shipments module alone (no app, no API): an order starts a shipment that reserves its goods, steps
 // walk it to SHIPPED taking the stock, and every move emits its events through the payload port it is handed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
@@ -9,9 +9,10 @@ import { failShipment, findShipment, requireShipment, ShortageError, startOrder,
 import { type ModuleTestBed, openModuleTestBed } from '../../../test/support/bed/modules.ts';
 import { placedOrder, productOnShelf } from '../../../test/support/bed/orders.ts';
 
-let bed: ModuleTestBed;
-let client: Client;
-let shirt: number;
+// Made once for the file, before its tests are collected: constants, no state at the module's top level.
+const bed: ModuleTestBed = await openModuleTestBed();
+const client: Client = await bed.newClient();
+const shirt = (await productOnShelf(bed, client, 'SHIP-SHIRT', 5)).id;
 
 const start = (orderId: number) => bed.db.transaction((tx) => startOrder(tx, bed.services.eventPayloads, client, orderId, new Date()));
 const step = (id: number) =>
@@ -33,11 +34,6 @@ const eventsOf = async (shipmentId: number) =>
 const shelf = async () =>
   (await bed.db.select().from(schema.stock).where(eq(schema.stock.productId, shirt))).reduce((sum, row) => sum + row.quantity, 0);
 
-beforeAll(async () => {
-  bed = await openModuleTestBed();
-  client = await bed.newClient();
-  shirt = (await productOnShelf(bed, client, 'SHIP-SHIRT', 5)).id;
-});
 afterAll(() => bed.close());
 
 describe('shipments', () => {

@@ -1,6 +1,8 @@
+// Where JSON:API error pointers lead in each API's documents: api/shared's pointer rules against v3's order document (a
+// test of both, so it lives outside both).
 import { describe, expect, it } from 'vitest';
-import { DomainError, type Problem } from '../../platform/errors.ts';
-import { newOrderFromDocument } from '../v3/order-documents.ts';
+import { DomainError, type Problem } from '../src/platform/errors.ts';
+import { newOrderFromDocument } from '../src/api/v3/order-documents.ts';
 import {
   attributesPointer,
   bodyPointer,
@@ -10,7 +12,7 @@ import {
   locating,
   multipartPointer,
   withRelationships,
-} from './problem-pointers.ts';
+} from '../src/api/shared/problem-pointers.ts';
 
 const problem = (extra: Partial<Problem>): Problem => ({ code: '400', detail: 'wrong', ...extra });
 
