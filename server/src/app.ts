@@ -8,6 +8,7 @@ import { limits } from '@shopapi/contract';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/index.ts';
 import { jsonApiPlugin } from './api/shared/jsonapi.ts';
+import { fairSharePlugin } from './api/shared/fair-share.ts';
 import { authPlugin } from './api/shared/bearer-auth.ts';
 import { rateLimitPlugin } from './api/shared/rate-limit.ts';
 import { validatorCompiler } from './api/shared/validation.ts';
@@ -127,6 +128,7 @@ export async function buildApp(opts: {
   await app.register(multipart, { limits: { fileSize: limits.attachmentMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(authPlugin, { db, tokenCache: services.tokenCache });
   await app.register(rateLimitPlugin, { db, limitPerHour: config.rateLimitPerHour });
+  await app.register(fairSharePlugin, { concurrency: config.fairShareConcurrency });
   await app.register(jsonApiPlugin);
   await app.register(inputGuardPlugin);
 

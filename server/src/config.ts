@@ -50,6 +50,11 @@ export interface Config {
   webhookConcurrency: number;
   /** Webhook deliveries of one client one process sends at once (it holds twice as many): its share, whatever its receivers do. */
   webhookConcurrencyPerClient: number;
+  /**
+   * Authenticated calls handled at once (FAIR_SHARE_CONCURRENCY); beyond it they wait, and a place that frees goes to
+   * the waiting clients in turn (api/shared/fair-share.ts). 0: no limit, first come first served.
+   */
+  fairShareConcurrency: number;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -99,6 +104,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
     webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
     webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
+    // The embedded database does one thing at a time on the server's thread: two calls keep it busy. PostgreSQL works
+    // on as many as the pool has connections (10).
+    fairShareConcurrency: intFrom('FAIR_SHARE_CONCURRENCY', databaseUrl ? 10 : 2),
     ...overrides,
   };
 }

@@ -1,0 +1,48 @@
+// Clients' calls take turns: at most FAIR_SHARE_CONCURRENCY authenticated calls are handled at once, and when every
+// place is taken the next free one goes to the clients waiting in turn (platform/fair-share.ts), not to whoever asked
+// first.
+//
+// Why: the embedded database runs every statement of every client on the server's one thread, one at a time, and a
+// transaction holds it from BEGIN to COMMIT. First come, first served, a client with several calls under way (shipping
+// orders that fan out to twenty webhooks, in two loops) had most of the queue, and another client's single read waited
+// behind all of it (bench/RESULTS.md, section 8). In turns, that read waits for at most one call of each busy client.
+//
+// A call takes its place once its body has been read and validated (preHandler), so a slow upload or a slow client
+// holds none, and gives it back when its answer is ready (onSend), or when the client goes away. Multipart uploads take
+// none: their handler reads the body as it arrives, in small statements. A handler that waits for something other than
+// its own work (the clock advance's wait for ready) steps out first (`stepOutOfFairShare`).
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FairShare, type Ticket } from '../../platform/fair-share.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The call's place among the fair share's, once it asked for one. */
+    fairShare: { share: FairShare; ticket: Ticket } | null;
+  }
+}
+
+/** Gives the call's place back now (again later does nothing): for a handler about to wait for something else than its own work. */
+export function stepOutOfFairShare(request: FastifyRequest): void {
+  request.fairShare?.share.give(request.fairShare.ticket);
+}
+
+export const fairSharePlugin = fp(
+  async (app: FastifyInstance, opts: { concurrency: number }) => {
+    app.decorateRequest('fairShare', null);
+    if (!opts.concurrency) return;
+    const share = new FairShare(opts.concurrency);
+    app.addHook('preHandler', async (request) => {
+      if (!request.client || request.isMultipart()) return;
+      const ticket = share.take(request.client.id);
+      request.fairShare = { share, ticket };
+      if (ticket.granted) await ticket.granted;
+    });
+    const giveBack = async (request: FastifyRequest) => stepOutOfFairShare(request);
+    app.addHook('onSend', giveBack);
+    app.addHook('onResponse', giveBack);
+    // A client gone while its call waited leaves the queue; one gone while its call ran gives the place back.
+    app.addHook('onRequestAbort', giveBack);
+  },
+  { name: 'shopapi-fair-share', fastify: '5.x', dependencies: ['shopapi-bearer-auth', '@fastify/multipart'] },
+);

@@ -1,0 +1,143 @@
+// Clients' calls take turns when every place of the fair share is taken (api/shared/fair-share.ts): a client with many
+// calls waiting cannot make another client's one call wait for all of them.
+import { afterEach, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import multipart from '@fastify/multipart';
+import { fairSharePlugin, stepOutOfFairShare } from '../src/api/shared/fair-share.ts';
+import type { Client } from '../src/modules/clients/client.ts';
+import { startSandbox } from './support/sandbox.ts';
+
+/** A stand-in for bearer auth: the client id is the header's. */
+const fakeAuth = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('client', null as unknown as Client);
+    app.addHook('onRequest', async (request) => {
+      const id = Number(request.headers['x-client']);
+      if (id) request.client = { id, username: `c${id}`, defaultWarehouse: 'W', clockOffsetSeconds: 0 };
+    });
+  },
+  { name: 'shopapi-bearer-auth' },
+);
+
+/** An app whose calls finish only when the test lets them (`finish`), recording the order in which they started. */
+async function gatedApp(concurrency: number) {
+  const app = Fastify({ logger: false });
+  await app.register(fakeAuth);
+  await app.register(multipart);
+  await app.register(fairSharePlugin, { concurrency });
+  const started: string[] = [];
+  const running = new Map<string, () => void>();
+  app.post<{ Params: { name: string } }>('/work/:name', async (request) => {
+    started.push(request.params.name);
+    await new Promise<void>((resolve) => running.set(request.params.name, resolve));
+    return { done: request.params.name };
+  });
+  app.post<{ Params: { name: string } }>('/step-out/:name', async (request) => {
+    started.push(request.params.name);
+    stepOutOfFairShare(request);
+    await new Promise<void>((resolve) => running.set(request.params.name, resolve));
+    return { done: request.params.name };
+  });
+  app.get('/anonymous', async () => ({ ok: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  const base = `http://127.0.0.1:${address.port}`;
+  const call = (path: string, client?: number, signal?: AbortSignal) =>
+    fetch(`${base}${path}`, {
+      method: path.startsWith('/anonymous') ? 'GET' : 'POST',
+      headers: client ? { 'x-client': String(client) } : {},
+      signal,
+    });
+  /** Waits until the named call has started, then lets it finish. */
+  const finish = async (name: string) => {
+    await until(() => running.has(name));
+    running.get(name)!();
+    running.delete(name);
+  };
+  return { app, started, running, call, finish };
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+describe('the fair share of calls', () => {
+  it("serves another client's call before the third of a client that had several waiting", async () => {
+    const gated = await gatedApp(1);
+    app = gated.app;
+    const answers = [gated.call('/work/a1', 1)];
+    await until(() => gated.started.length === 1);
+    answers.push(gated.call('/work/a2', 1), gated.call('/work/a3', 1), gated.call('/work/a4', 1));
+    // Client 2 asks last, after client 1 had three calls waiting.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answers.push(gated.call('/work/b1', 2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gated.started).toEqual(['a1']);
+    for (const name of ['a1', 'a2', 'b1', 'a3', 'a4']) await gated.finish(name);
+    const bodies = await Promise.all(answers.map(async (answer) => (await (await answer).json()).done));
+    expect(bodies).toEqual(['a1', 'a2', 'a3', 'a4', 'b1']);
+    // First come, first served would have started b1 last.
+    expect(gated.started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
+  });
+
+  it('lets calls without a client, and a call that stepped out, leave the places to others', async () => {
+    const gated = await gatedApp(1);
+    app = gated.app;
+    const waiting = gated.call('/step-out/slow', 1);
+    await until(() => gated.started.includes('slow'));
+    // The slow call stepped out: another client's call runs while it still waits.
+    const other = gated.call('/work/quick', 2);
+    await gated.finish('quick');
+    expect((await (await other).json()).done).toBe('quick');
+    expect((await gated.call('/anonymous')).status).toBe(200);
+    await gated.finish('slow');
+    expect((await (await waiting).json()).done).toBe('slow');
+  });
+
+  it('gives the place of a client gone while its call waited to the next call', async () => {
+    const gated = await gatedApp(1);
+    app = gated.app;
+    const first = gated.call('/work/first', 1);
+    await until(() => gated.started.length === 1);
+    const abort = new AbortController();
+    const gone = gated.call('/work/gone', 2, abort.signal).catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    abort.abort();
+    expect(await gone).toBe('AbortError');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const next = gated.call('/work/next', 3);
+    await gated.finish('first');
+    await gated.finish('next');
+    expect((await (await first).json()).done).toBe('first');
+    expect((await (await next).json()).done).toBe('next');
+    expect(gated.started).toEqual(['first', 'next']);
+  });
+
+  it('is registered by the app, and the app answers many calls of two clients at once through it', async () => {
+    const sb = await startSandbox({ fairShareConcurrency: 1 });
+    try {
+      const registered = (sb.app as unknown as Record<symbol, string[]>)[Symbol.for('registered-plugin')];
+      expect(registered).toContain('shopapi-fair-share');
+      const a = await sb.newClient();
+      const b = await sb.newClient();
+      const answers = await Promise.all([
+        ...Array.from({ length: 12 }, () => sb.call('GET', '/v3/orders', { token: a.token })),
+        sb.call('GET', '/v3/products', { token: b.token }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual(Array(13).fill(200));
+    } finally {
+      await sb.close();
+    }
+  });
+});
