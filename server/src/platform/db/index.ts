@@ -117,7 +117,7 @@ export async function openDatabase(opts: {
       close,
     };
   }
-  const { PGlite, protocol } = await import('@electric-sql/pglite');
+  const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // PostgreSQL's default of 128 MB shared buffers is memory the WASM heap sets up and touches at every start: about 130
@@ -135,9 +135,11 @@ export async function openDatabase(opts: {
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, { startParams });
   }
-  const db = drizzle({ client, schema, casing });
+  const statements = new EmbeddedStatements(client, protocol.serialize, parse.parseResults);
+  // drizzle's queries run prepared by name too (embedded-statements.ts): PGlite's own query() costs six calls a statement.
+  const db = drizzle({ client: statements.drizzleClient() as unknown as PGliteClient, schema, casing });
   await migrate(db, { migrationsFolder });
-  embedded.set(db as unknown as Db, new EmbeddedStatements(client, protocol.serialize));
+  embedded.set(db as unknown as Db, statements);
   const listen: Database['listen'] = async (channel, onNotify) => {
     const stop = await client.listen(checkedChannel(channel), onNotify);
     return async () => {
