@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { startCluster } from '../server/test/support/postgres-cluster.ts';
 import { machine, repository, seconds } from './lib.ts';
+import { readFileSync } from 'node:fs';
 import { resultsFile, writeSection } from './results-file.ts';
 import { benchLists, listHeader } from './lists.ts';
 import { benchCreate, createIntro } from './create.ts';
@@ -17,8 +18,29 @@ import { benchPrism } from './prism.ts';
 import { benchNeighbours, neighboursIntro } from './neighbours.ts';
 
 const only = process.env.BENCH_ONLY?.split(',');
+const begin = '<!-- api-bench:begin -->';
+const end = '<!-- api-bench:end -->';
 const wanted = (name: string) => !only || only.includes(name);
 const begun = Date.now();
+
+/**
+ * A scenario BENCH_ONLY leaves out keeps its figures from RESULTS.md, marked with the run they came from, so a partial
+ * run replaces only what it measured.
+ */
+function keptSection(title: string): string[] {
+  const text = readFileSync(resultsFile, 'utf8');
+  const api = text.slice(text.indexOf(begin), text.indexOf(end));
+  const run = /^Run of ([^,]+),/m.exec(api)?.[1];
+  const start = api.indexOf(`### ${title}\n`);
+  if (start < 0 || !run) return [];
+  const next = api.indexOf('\n### ', start + 1);
+  const [heading, ...rest] = api
+    .slice(start, next < 0 ? undefined : next + 1)
+    .trimEnd()
+    .split('\n');
+  const from = /^_From the run of .*_$/.test(rest[1] ?? '') ? [] : ['', `_From the run of ${run} (not run this time)._`];
+  return [heading, ...from, ...rest, ''];
+}
 
 // The scenarios that start the server as a process run the bundle `npm start` runs: build it if the sources changed.
 execFileSync(process.execPath, ['scripts/ensure-server-build.mjs'], { cwd: repository, stdio: 'inherit' });
@@ -49,7 +71,10 @@ try {
   };
 
   const scenario = async (name: string, title: string, intro: string, body: () => Promise<string[]>, into = sections) => {
-    if (!wanted(name)) return;
+    if (!wanted(name)) {
+      if (into === sections) into.push(...keptSection(title));
+      return;
+    }
     const started = Date.now();
     console.log(`== ${title}`);
     let lines: string[];
@@ -119,8 +144,6 @@ try {
   cluster.stop();
 }
 
-const begin = '<!-- api-bench:begin -->';
-const end = '<!-- api-bench:end -->';
 const readmeBegin = '<!-- bench-readme:begin -->';
 const readmeEnd = '<!-- bench-readme:end -->';
 const readme = [
@@ -130,7 +153,7 @@ const readme = [
   '`npm run bench` (about 15–20 minutes) runs every API benchmark below on 127.0.0.1 with autocannon and rewrites its section of this file; `npm run bench:lighthouse` rewrites the portal section and `npm run bench:reliability` (about 20–30 minutes) the long variants of the reliability suites. None of them is part of `npm test`.',
   '',
   "- Needs Debian's PostgreSQL (`scripts/ensure-postgres.sh`): the run starts a throwaway cluster with fsync on and removes it afterwards.",
-  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,neighbours,requestlog` runs some of them; `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
+  '- `BENCH_ONLY=lists,create,scale,multi,webhooks,startup,prism,neighbours,requestlog` runs some of them (the sections left out keep their figures, each marked with the run it came from); `BENCH_SECONDS=3` shortens each load run for a smoke test (figures from such runs are not for this file).',
   "- Code: bench/run.ts (orchestrates, writes this file), bench/serve.ts (the benchmark's server process with the baseline routes), one file per scenario (lists, create, scale, multi, webhooks, startup, prism, neighbours with its noisy client in neighbours-noise, request-log), bench/lib.ts (seeding with SQL, autocannon).",
   '- Each scenario has a database of its own, dropped when the scenario ends (then a checkpoint), so no scenario measures the background work of the one before (autovacuum of the 1M orders of the scale scenario).',
   "- Probes for the findings, run on their own: `npx tsx bench/compare-env.ts` (servers that differ by environment, loaded in turn: `BENCH_VARIANTS` names them), `npx tsx bench/stored-json-cost.ts` (the stored JSON's triggers on and off) and `npx tsx bench/request-log-insert.ts` (the request log's batch insert by how its bodies travel).",
@@ -141,7 +164,7 @@ const section = [
   begin,
   '## API',
   '',
-  `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench\`${only ? ` (BENCH_ONLY=${only.join(',')})` : ''}, ${seconds} s per load run, ${((Date.now() - begun) / 60000).toFixed(1)} min in all.`,
+  `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, \`npm run bench\`${only ? ` (BENCH_ONLY=${only.join(',')}; the sections it left out keep their figures, marked with their run)` : ''}, ${seconds} s per load run, ${((Date.now() - begun) / 60000).toFixed(1)} min in all.`,
   '',
   machine(postgresVersion),
   '',
