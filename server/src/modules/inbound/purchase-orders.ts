@@ -123,8 +123,8 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
 }
 
 /** The order and its items, locked for the change; another client's order is not found, like a missing one. */
-async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
-  const slip = await lockPackingSlip(tx, client.id, purchaseOrderId);
+async function lockOrder(tx: Db, clientId: number, purchaseOrderId: number) {
+  const slip = await lockPackingSlip(tx, clientId, purchaseOrderId);
   if (!slip) throw failed(purchaseOrderId, 'notFound');
   const items = await lockItemsOfPackingSlip(tx, slip.id);
   const colour = purchaseOrderColour(slip.status as PackingSlipStatus, items);
@@ -165,7 +165,7 @@ export interface PurchaseOrderEdit {
 
 export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseOrderEdit): Promise<number> {
   return db.transaction(async (tx) => {
-    const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
+    const { slip, items, rules } = await lockOrder(tx, client.id, input.purchaseOrderId);
     const problems: string[] = [];
     const changes: Partial<NewPackingSlipRow> = {};
     if (input.reference && input.reference !== slip.reference) {
@@ -230,7 +230,7 @@ export async function deletePurchaseOrder(
   input: { purchaseOrderId: number; skus?: string[] | null },
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
+    const { slip, items, rules } = await lockOrder(tx, client.id, input.purchaseOrderId);
     if (input.skus?.length) {
       const missing = input.skus.filter((sku) => !items.some((item) => item.sku === sku));
       if (missing.length) throw skusNotFound(slip.id, missing);

@@ -202,7 +202,7 @@ export async function completeDueInbounds(db: Db, payloads: EventPayloads, clien
     for (const inbound of done) {
       // The update above chose CHECKED inbounds only: the move is allowed, and it gives the events to emit.
       for (const event of inboundLifecycle.move('CHECKED', 'COMPLETED', `Inbound ${inbound.id}`))
-        await emitInboundEvent(tx, payloads, client, inbound.id, event, inbound.completedOn!);
+        await emitInboundEvent(tx, payloads, client.id, inbound.id, event, inbound.completedOn!);
     }
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
@@ -334,7 +334,7 @@ export async function receivePackingSlip(
       });
       await putStock(
         tx,
-        client,
+        client.id,
         pickLocation(slip.expectedIn, product.id),
         { productId: product.id, sku: line.sku, quantity: line.quantity, lotNumber, expirationDate, inboundItemId: itemId },
         { type: 'INBOUND', inboundItemId: itemId },
@@ -356,11 +356,11 @@ export async function receivePackingSlip(
     // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
     // that location's check is the inbound.checkingUpdate between checking and checked.
     const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
-    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
+    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, payloads, client.id, inbound.id, event, now);
     for (const { to: status, events } of inboundLifecycle.walk('PROCESSING', 'CHECKED')) {
-      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, payloads, client, inbound.id, inboundCheckingUpdateEvent, now);
+      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, payloads, client.id, inbound.id, inboundCheckingUpdateEvent, now);
       await updateInbound(tx, inbound.id, { ...inboundStatusFields(status, now), status });
-      for (const event of events) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
+      for (const event of events) await emitInboundEvent(tx, payloads, client.id, inbound.id, event, now);
     }
 
     const after = await receivedOfPackingSlip(tx, slip.id);

@@ -3,7 +3,6 @@
 // with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
 import type { expirationStatuses } from '@shopapi/contract';
 import type { Db } from '../../platform/db/index.ts';
-import type { Client } from '../clients/client.ts';
 import { insertStockMutations, lockClientWarehouse, lockPerishableStock, setExpiration } from './repository.ts';
 
 type ExpirationStatus = (typeof expirationStatuses)[number];
@@ -18,11 +17,11 @@ function statusOn(today: string, expirationDate: string, marginDays: number, war
   return 'OK';
 }
 
-export async function updateExpirationStatuses(db: Db, client: Client, now: Date): Promise<void> {
+export async function updateExpirationStatuses(db: Db, clientId: number, now: Date): Promise<void> {
   const today = now.toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
-    await lockClientWarehouse(tx, client.id);
-    const rows = await lockPerishableStock(tx, client.id);
+    await lockClientWarehouse(tx, clientId);
+    const rows = await lockPerishableStock(tx, clientId);
     for (const { stock: row, margin, warning } of rows) {
       const status = statusOn(today, row.expirationDate!, margin ?? 0, warning ?? margin ?? 0);
       // The status only moves forward: a clock never runs back.
@@ -31,7 +30,7 @@ export async function updateExpirationStatuses(db: Db, client: Client, now: Date
       await setExpiration(tx, row.id, { expirationStatus: status, quality, modifiedOn: now });
       if (quality === row.quality) continue;
       const base = {
-        clientId: client.id,
+        clientId,
         productId: row.productId,
         sku: row.sku,
         type: 'QUALITY',

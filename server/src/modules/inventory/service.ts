@@ -159,9 +159,9 @@ export const pickLocation = (warehouseCode: string, productId: number, locationT
   locationCode: `${warehouseCode}-${locationType.slice(0, 3)}-${String(productId).padStart(6, '0')}`,
 });
 
-async function bookMutation(tx: Db, client: Client, place: StockPlace, goods: Goods, quantity: number, link: MutationLink, now: Date) {
+async function bookMutation(tx: Db, clientId: number, place: StockPlace, goods: Goods, quantity: number, link: MutationLink, now: Date) {
   await insertStockMutations(tx, {
-    clientId: client.id,
+    clientId,
     productId: goods.productId,
     sku: goods.sku,
     type: link.type,
@@ -181,13 +181,13 @@ async function bookMutation(tx: Db, client: Client, place: StockPlace, goods: Go
 }
 
 /** Puts goods on a location and books the mutation; goods equal in lot, date, quality, status and receipt join one stock row. */
-export async function putStock(tx: Tx, client: Client, place: StockPlace, goods: Goods, link: MutationLink, now: Date): Promise<void> {
+export async function putStock(tx: Tx, clientId: number, place: StockPlace, goods: Goods, link: MutationLink, now: Date): Promise<void> {
   if (goods.quantity <= 0) return;
-  await lockClientWarehouse(tx, client.id);
-  const stockLocationId = await locationId(tx, client.id, place);
+  await lockClientWarehouse(tx, clientId);
+  const stockLocationId = await locationId(tx, clientId, place);
   const quality = goods.quality ?? 'OK';
   const status = goods.status ?? 'OK';
-  const same = await lockSameStock(tx, client.id, {
+  const same = await lockSameStock(tx, clientId, {
     productId: goods.productId,
     stockLocationId,
     quality,
@@ -200,7 +200,7 @@ export async function putStock(tx: Tx, client: Client, place: StockPlace, goods:
     await addToStockRow(tx, same.id, goods.quantity, now);
   } else {
     await insertStockRow(tx, {
-      clientId: client.id,
+      clientId,
       productId: goods.productId,
       sku: goods.sku,
       stockLocationId,
@@ -216,7 +216,7 @@ export async function putStock(tx: Tx, client: Client, place: StockPlace, goods:
       inboundItemId: goods.inboundItemId ?? null,
     });
   }
-  await bookMutation(tx, client, place, { ...goods, quality, status }, goods.quantity, link, now);
+  await bookMutation(tx, clientId, place, { ...goods, quality, status }, goods.quantity, link, now);
 }
 
 export interface TakenStock {
@@ -231,13 +231,13 @@ export interface TakenStock {
  */
 export async function takeStock(
   tx: Tx,
-  client: Client,
+  clientId: number,
   input: { productId: number; warehouseCode: string; quantity: number },
   link: MutationLink,
   now: Date,
 ) {
-  await lockClientWarehouse(tx, client.id);
-  const rows = await lockSellableStock(tx, client.id, input.productId, input.warehouseCode);
+  await lockClientWarehouse(tx, clientId);
+  const rows = await lockSellableStock(tx, clientId, input.productId, input.warehouseCode);
   const taken: TakenStock[] = [];
   let missing = input.quantity;
   for (const row of rows) {
@@ -247,7 +247,7 @@ export async function takeStock(
     // A stock row holds a positive quantity: an emptied row goes.
     if (quantity === row.quantity) await deleteStockRow(tx, row.id);
     else await setStockQuantity(tx, row.id, row.quantity - quantity, now);
-    await bookMutation(tx, client, row, row, -quantity, link, now);
+    await bookMutation(tx, clientId, row, row, -quantity, link, now);
     taken.push({ quantity, lotNumber: row.lotNumber, expirationDate: row.expirationDate });
   }
   return { taken, missing };
