@@ -100,7 +100,7 @@ describe('GET /v3/stockLevels/{id}', () => {
       const goods = { productId: ids[2], sku: 'LV-C' };
       await putStock(
         t,
-        domain,
+        domain.id,
         pickLocation('NR', ids[2], 'DAMAGED'),
         { ...goods, quantity: 2, quality: 'DAMAGED' },
         { type: 'CORRECTION', correctionCode: 'DAMAGED' },
@@ -108,7 +108,7 @@ describe('GET /v3/stockLevels/{id}', () => {
       );
       await putStock(
         t,
-        domain,
+        domain.id,
         pickLocation('NR', ids[2], 'PALLET'),
         { ...goods, quantity: 3, quality: 'TO_SCRAP' },
         { type: 'QUALITY' },
@@ -116,16 +116,16 @@ describe('GET /v3/stockLevels/{id}', () => {
       );
       await putStock(
         t,
-        domain,
+        domain.id,
         pickLocation('NR', ids[2], 'INBOUND'),
         { ...goods, quantity: 4, status: 'INBOUND' },
         { type: 'INBOUND' },
         now,
       );
-      await putStock(t, domain, pickLocation('NR', ids[2], 'RETURN'), { ...goods, quantity: 5 }, { type: 'RETURN' }, now);
+      await putStock(t, domain.id, pickLocation('NR', ids[2], 'RETURN'), { ...goods, quantity: 5 }, { type: 'RETURN' }, now);
       await putStock(
         t,
-        domain,
+        domain.id,
         pickLocation('NR', ids[2], 'SECURED'),
         { ...goods, quantity: 1, quality: 'EXPIRED' },
         { type: 'EXPIRATION_DATE' },

@@ -38,8 +38,8 @@ export async function scheduleFirstMove(tx: Db, shipment: ShipmentRow, now: Date
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator (the sandbox's advance): it leaves the agenda. */
-export async function putInError(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date) {
-  await failShipment(tx, payloads, client, shipment, now);
+export async function putInError(tx: Tx, payloads: EventPayloads, clientId: number, shipment: ShipmentRow, now: Date) {
+  await failShipment(tx, payloads, clientId, shipment, now);
   await unschedule(tx, 'shipment', shipment.id);
 }
 
@@ -82,7 +82,7 @@ export async function runNextShipmentStep(
       result = await tx.transaction((step) => stepShipment(step, payloads, client, shipment, task.dueOn, { correctShortage: false }));
     } catch (error) {
       if (!(error instanceof ShortageError)) throw error;
-      await putInError(tx, payloads, client, shipment, task.dueOn);
+      await putInError(tx, payloads, client.id, shipment, task.dueOn);
       return task.dueOn;
     }
     if (result === 'moved') await schedule(tx, client.id, 'shipment', shipment.id, new Date(task.dueOn.getTime() + stepSeconds * 1000));

@@ -67,7 +67,7 @@ export async function failShipmentNow(db: Db, services: ModuleServices, client: 
   await refuseWhileAdvancing(db, client.id);
   await db.transaction(async (tx) => {
     const shipment = await requireShipment(tx, client, shipmentId, { lock: true, pastRetention: true });
-    await putInError(tx, services.eventPayloads, client, shipment, clientNow(client));
+    await putInError(tx, services.eventPayloads, client.id, shipment, clientNow(client));
   });
 }
 

@@ -66,7 +66,7 @@ export async function runSlice(
   const stay: Slice = { offsetSeconds: offset, done: false };
 
   if (catchUp.expirationDay !== dayOf(now)) {
-    await updateExpirationStatuses(db, client, now);
+    await updateExpirationStatuses(db, client.id, now);
     catchUp.expirationDay = dayOf(now);
     if (spent()) return stay;
   }

@@ -15,6 +15,7 @@ import {
   orphanedAdvances,
   readClock,
   releaseWarehouse,
+  releaseWarehouses,
   type ClockState,
 } from '../modules/clients/clock.ts';
 import { runSlice, type CatchUp, type WarehouseOptions } from './simulator.ts';
@@ -141,7 +142,7 @@ export function startWarehouseWorker(db: Db, services: ModuleServices, opts: Wor
   }
 
   async function release(clientId: number) {
-    await releaseWarehouse(db, owner, clientId);
+    await releaseWarehouse(db, clientId, owner);
     holding.delete(clientId);
   }
 
@@ -213,7 +214,7 @@ export function startWarehouseWorker(db: Db, services: ModuleServices, opts: Wor
       await running;
       for (const job of jobs.values()) job.finish();
       jobs.clear();
-      if (holding.size) await releaseWarehouse(db, owner);
+      if (holding.size) await releaseWarehouses(db, owner);
       holding.clear();
     },
   };

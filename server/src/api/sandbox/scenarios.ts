@@ -29,7 +29,7 @@ export function sandboxScenarioRoutes(app: FastifyInstance, { db, baseOf }: AppC
 
   route(app, 'sandboxSetOrderScenario', async (request) => {
     const { id } = request.params;
-    await locating(attributesPointer, setOrderScenario(db, request.client, id, request.body.data.attributes.name));
+    await locating(attributesPointer, setOrderScenario(db, request.client.id, id, request.body.data.attributes.name));
     return orderScenarioDocument(id, await orderScenario(db, request.client, id), baseOf(request));
   });
 }

@@ -18,7 +18,7 @@ export function v2OrderRoutes(app: FastifyInstance, { db, services }: AppContext
   v2Route(app, 'addOrderV2', async (request, reply) => {
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
     const warnings = v2OrderWarnings(request.warnings);
-    const placed = await placeOrder(db, services.orderPlacing, request.client, order, problems, warnings);
+    const placed = await placeOrder(db, services.orderPlacing, request.client.id, order, problems, warnings);
     const road = await noteNewOrder(db, request.client, placed, warnings);
     if (road) reply.header('sandbox-scenario', asciiHeader(road));
     return ok(v2Messages.orderAdded, placed.order.id);

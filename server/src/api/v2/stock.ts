@@ -104,7 +104,7 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
     const ids =
       all === 'true'
         ? await allProductIds(db, request.client.id)
-        : await productsMutatedBetween(db, request.client, daysBefore(now, 1), now);
+        : await productsMutatedBetween(db, request.client.id, daysBefore(now, 1), now);
     return ok(v2Messages.requestProcessed, await stockObjects(db, request.client, ids));
   });
 
@@ -113,7 +113,7 @@ export function v2StockRoutes(app: FastifyInstance, { db }: AppContext) {
     const to = clientNow(request.client);
     const from = fromText ? new Date(fromText) : daysBefore(to, 1);
     if (!fromText) request.warnings.add('default', `not given: one day back, ${from.toISOString()}`, 'from');
-    const ids = allProducts ? await allProductIds(db, request.client.id) : await productsMutatedBetween(db, request.client, from, to);
+    const ids = allProducts ? await allProductIds(db, request.client.id) : await productsMutatedBetween(db, request.client.id, from, to);
     return ok(v2Messages.requestProcessed, {
       stockMutationPeriod: { from: from.toISOString(), to: to.toISOString() },
       stock: await stockObjects(db, request.client, ids),

@@ -139,12 +139,20 @@ export async function finishAdvance(db: Db, cache: TokenCache, clientId: number,
   cache.forgetClient(clientId);
 }
 
-/** Gives back `owner`'s lease on one client's warehouse, or on all it holds (a process shutting down). */
-export async function releaseWarehouse(db: Db, owner: string, clientId?: number): Promise<void> {
+/** Gives back `owner`'s lease on one client's warehouse. */
+export async function releaseWarehouse(db: Db, clientId: number, owner: string): Promise<void> {
   await db
     .update(clients)
     .set({ warehouseLeaseOwner: null, warehouseLeaseUntil: null })
-    .where(and(eq(clients.warehouseLeaseOwner, owner), clientId === undefined ? undefined : eq(clients.id, clientId)));
+    .where(and(eq(clients.warehouseLeaseOwner, owner), eq(clients.id, clientId)));
+}
+
+/** Gives back every lease `owner` holds (a process shutting down). */
+export async function releaseWarehouses(db: Db, owner: string): Promise<void> {
+  await db
+    .update(clients)
+    .set({ warehouseLeaseOwner: null, warehouseLeaseUntil: null })
+    .where(and(eq(clients.warehouseLeaseOwner, owner)));
 }
 
 /** Clients whose advance no process works on: none holds the lease, or its holder stopped renewing it (a crash). */

@@ -24,8 +24,8 @@ export class UsernameTakenError extends Error {
 }
 
 /** The client's simulated "now": real time plus the client's clock offset. */
-export function clientNow(client: Pick<Client, 'clockOffsetSeconds'>): Date {
-  return timeAtOffset(client.clockOffsetSeconds);
+export function clientNow(clock: Pick<Client, 'clockOffsetSeconds'>): Date {
+  return timeAtOffset(clock.clockOffsetSeconds);
 }
 
 /** What a clock with this offset shows now (an advance's target, for instance). */

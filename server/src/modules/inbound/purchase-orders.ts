@@ -1,14 +1,25 @@
 // v2 purchase orders are inbound packing slips: adding goes through createPackingSlip, and what an edit or delete may
 // change follows the order's colour (v2 spec section 4), derived from the slip's status and received quantities.
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
-import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
+import type { Db } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
-import { createPackingSlip, type PackingSlipItemRow } from './service.ts';
+import { createPackingSlip } from './service.ts';
 import { packingSlipLifecycle, type PackingSlipStatus } from './lifecycle.ts';
 import { DomainError } from '../../platform/errors.ts';
-
-const { inboundPackingSlips, inboundPackingSlipItems, products } = schema;
+import {
+  currentItemsOfPackingSlip,
+  deletePackingSlip,
+  deletePackingSlipItem,
+  insertPackingSlipItems,
+  lockItemsOfPackingSlip,
+  lockPackingSlip,
+  packingSlipsWithReference,
+  productsWithSkus,
+  updatePackingSlip,
+  updatePackingSlipItem,
+  type NewPackingSlipRow,
+  type PackingSlipItemRow,
+} from './repository.ts';
 
 export type PurchaseOrderColour = 'red' | 'yellow' | 'green';
 
@@ -112,19 +123,10 @@ export async function addPurchaseOrder(db: Db, client: Client, input: NewPurchas
 }
 
 /** The order and its items, locked for the change; another client's order is not found, like a missing one. */
-async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
-  const [slip] = await tx
-    .select()
-    .from(inboundPackingSlips)
-    .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, purchaseOrderId)))
-    .for('update');
+async function lockOrder(tx: Db, clientId: number, purchaseOrderId: number) {
+  const slip = await lockPackingSlip(tx, clientId, purchaseOrderId);
   if (!slip) throw failed(purchaseOrderId, 'notFound');
-  const items = await tx
-    .select()
-    .from(inboundPackingSlipItems)
-    .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id))
-    .orderBy(asc(inboundPackingSlipItems.id))
-    .for('update');
+  const items = await lockItemsOfPackingSlip(tx, slip.id);
   const colour = purchaseOrderColour(slip.status as PackingSlipStatus, items);
   if (colour === 'green') throw failed(purchaseOrderId, 'completed');
   return { slip, items, rules: purchaseOrderColourRules[colour] };
@@ -133,9 +135,9 @@ async function lockOrder(tx: Db, client: Client, purchaseOrderId: number) {
 /** Deletes an item, or (yellow) keeps what was received of it. */
 async function removeItem(tx: Db, rules: ColourRules, item: PackingSlipItemRow) {
   if (rules.deleteItem === 'downToReceived' && item.received > 0) {
-    await tx.update(inboundPackingSlipItems).set({ quantity: item.received }).where(eq(inboundPackingSlipItems.id, item.id));
+    await updatePackingSlipItem(tx, item.id, { quantity: item.received });
   } else {
-    await tx.delete(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.id, item.id));
+    await deletePackingSlipItem(tx, item.id);
   }
 }
 
@@ -143,16 +145,13 @@ async function removeItem(tx: Db, rules: ColourRules, item: PackingSlipItemRow) 
 async function moveTo(tx: Db, client: Client, slip: { id: number; status: string }, target: PackingSlipStatus) {
   if (slip.status === target) return;
   packingSlipLifecycle.walk(slip.status as PackingSlipStatus, target);
-  await tx
-    .update(inboundPackingSlips)
-    .set({ status: target, ...(target === 'COMPLETED' ? { completedOn: clientNow(client) } : {}) })
-    .where(eq(inboundPackingSlips.id, slip.id));
+  await updatePackingSlip(tx, slip.id, { status: target, ...(target === 'COMPLETED' ? { completedOn: clientNow(client) } : {}) });
 }
 
 /** A partly received order whose remaining items are all received is fully matched: it goes to CHECKED, as after a receipt. */
 async function settle(tx: Db, client: Client, slip: { id: number; status: string }) {
   if (slip.status !== 'IN_PROGRESS') return;
-  const items = await tx.select().from(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
+  const items = await currentItemsOfPackingSlip(tx, slip.id);
   if (items.length && items.every((item) => item.received >= item.quantity)) await moveTo(tx, client, slip, 'CHECKED');
 }
 
@@ -166,20 +165,11 @@ export interface PurchaseOrderEdit {
 
 export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseOrderEdit): Promise<number> {
   return db.transaction(async (tx) => {
-    const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
+    const { slip, items, rules } = await lockOrder(tx, client.id, input.purchaseOrderId);
     const problems: string[] = [];
-    const changes: Partial<typeof inboundPackingSlips.$inferInsert> = {};
+    const changes: Partial<NewPackingSlipRow> = {};
     if (input.reference && input.reference !== slip.reference) {
-      const [taken] = await tx
-        .select({ id: inboundPackingSlips.id })
-        .from(inboundPackingSlips)
-        .where(
-          and(
-            ownedBy(inboundPackingSlips, client.id),
-            eq(inboundPackingSlips.reference, input.reference),
-            ne(inboundPackingSlips.id, slip.id),
-          ),
-        );
+      const [taken] = await packingSlipsWithReference(tx, client.id, input.reference, slip.id);
       if (taken) problems.push(`Reference '${input.reference}' is already used by purchase order ${taken.id}.`);
       changes.reference = input.reference;
     }
@@ -194,12 +184,7 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
     const newSkus = [...lines.values()]
       .filter((line) => line.quantity > 0 && !items.some((item) => item.sku === line.sku))
       .map((line) => line.sku);
-    const found = newSkus.length
-      ? await tx
-          .select({ id: products.id, sku: products.sku })
-          .from(products)
-          .where(and(ownedBy(products, client.id), inArray(products.sku, newSkus)))
-      : [];
+    const found = newSkus.length ? await productsWithSkus(tx, client.id, newSkus) : [];
     for (const line of lines.values()) {
       const item = items.find((i) => i.sku === line.sku);
       if (item && line.quantity > 0 && rules.itemQuantity === 'atLeastReceived' && line.quantity < item.received) {
@@ -210,13 +195,13 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
     const unknown = newSkus.filter((sku) => !found.some((p) => p.sku === sku));
     if (unknown.length) throw skusNotFound(slip.id, unknown);
 
-    if (Object.keys(changes).length) await tx.update(inboundPackingSlips).set(changes).where(eq(inboundPackingSlips.id, slip.id));
+    if (Object.keys(changes).length) await updatePackingSlip(tx, slip.id, changes);
     for (const line of lines.values()) {
       const item = items.find((i) => i.sku === line.sku);
       if (!item) {
         // A quantity of 0 for a sku not on the order deletes nothing.
         if (line.quantity > 0) {
-          await tx.insert(inboundPackingSlipItems).values({
+          await insertPackingSlipItems(tx, {
             clientId: client.id,
             inboundPackingSlipId: slip.id,
             productId: found.find((p) => p.sku === line.sku)!.id,
@@ -228,10 +213,10 @@ export async function editPurchaseOrder(db: Db, client: Client, input: PurchaseO
       } else if (line.quantity === 0) {
         await removeItem(tx, rules, item);
       } else {
-        await tx
-          .update(inboundPackingSlipItems)
-          .set({ quantity: line.quantity, ...(line.expectedDate !== undefined ? { expectedDate: dayOf(line.expectedDate) } : {}) })
-          .where(eq(inboundPackingSlipItems.id, item.id));
+        await updatePackingSlipItem(tx, item.id, {
+          quantity: line.quantity,
+          ...(line.expectedDate !== undefined ? { expectedDate: dayOf(line.expectedDate) } : {}),
+        });
       }
     }
     await settle(tx, client, slip);
@@ -245,7 +230,7 @@ export async function deletePurchaseOrder(
   input: { purchaseOrderId: number; skus?: string[] | null },
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const { slip, items, rules } = await lockOrder(tx, client, input.purchaseOrderId);
+    const { slip, items, rules } = await lockOrder(tx, client.id, input.purchaseOrderId);
     if (input.skus?.length) {
       const missing = input.skus.filter((sku) => !items.some((item) => item.sku === sku));
       if (missing.length) throw skusNotFound(slip.id, missing);
@@ -254,8 +239,7 @@ export async function deletePurchaseOrder(
       return slip.id;
     }
     if (rules.deleteOrder === 'delete') {
-      await tx.delete(inboundPackingSlipItems).where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
-      await tx.delete(inboundPackingSlips).where(eq(inboundPackingSlips.id, slip.id));
+      await deletePackingSlip(tx, slip.id);
       return slip.id;
     }
     // Yellow: the order shrinks to the goods booked in and is complete.

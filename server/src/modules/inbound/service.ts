@@ -1,13 +1,13 @@
 // Inbound: packing slips announcing goods (v2 purchase orders are the same rows), their receipt as inbounds with stock
-// and INBOUND mutations, and the completion of a CHECKED inbound 2 hours later on the client's clock.
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+// and INBOUND mutations, and the completion of a CHECKED inbound 2 hours later on the client's clock. The SQL is in
+// repository.ts; this file keeps the rules: what a slip may hold, what a receipt brings, the lifecycles, retention.
 import { limits, warehouses, type WarehouseCode } from '@shopapi/contract';
-import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
+import { type Db, isUniqueViolation } from '../../platform/db/index.ts';
 import type { Metadata } from '../../platform/db/schema/orders.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
-import { dayAfter, daysBefore, startOfDay } from '../../platform/time.ts';
+import { daysBefore, startOfDay } from '../../platform/time.ts';
 import { lockClientWarehouse, pickLocation, putStock } from '../inventory/service.ts';
 import { emitInboundEvent, type EventPayloads } from '../webhooks/payloads.ts';
 import { markerIn } from '../shipments/road.ts';
@@ -19,13 +19,48 @@ import {
   type PackingSlipStatus,
 } from './lifecycle.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
+import {
+  addToReceived,
+  completeDueCheckedInbounds,
+  completeFinishedPackingSlips,
+  findInbound as findInboundRow,
+  findPackingSlip as findVisiblePackingSlip,
+  findPackingSlipItem as findVisiblePackingSlipItem,
+  firstCompletionAfter,
+  firstExpectedDayAfter,
+  insertInbound,
+  insertInboundItem,
+  insertPackingSlip,
+  insertPackingSlipItems,
+  itemsOfPackingSlip,
+  listInbounds as listInboundRows,
+  listPackingSlips as listVisiblePackingSlips,
+  lockVisiblePackingSlip,
+  packingSlipsWithReference,
+  productsWithIds,
+  productsWithSkus,
+  receivedOfPackingSlip,
+  setProductMeasurements,
+  updateInbound,
+  updatePackingSlip,
+  type InboundRow,
+  type PackingSlipFilters,
+  type PackingSlipItemRow,
+  type PackingSlipRow,
+} from './repository.ts';
 
-const { inboundPackingSlips, inboundPackingSlipItems, inbounds, inboundItems, products } = schema;
-
-export type PackingSlipRow = typeof inboundPackingSlips.$inferSelect;
-export type PackingSlipItemRow = typeof inboundPackingSlipItems.$inferSelect;
-export type InboundRow = typeof inbounds.$inferSelect;
-export type InboundItemRow = typeof inboundItems.$inferSelect;
+export {
+  arrivedPackingSlips,
+  findInboundItem,
+  itemsOfInbounds,
+  itemsOfPackingSlips,
+  latestInbounds,
+  type InboundItemRow,
+  type InboundRow,
+  type PackingSlipFilters,
+  type PackingSlipItemRow,
+  type PackingSlipRow,
+} from './repository.ts';
 
 // ---- packing slips
 
@@ -69,16 +104,8 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
   }
   const skus = [...merged.keys()];
   const [productRows, existing] = await Promise.all([
-    skus.length
-      ? db
-          .select({ id: products.id, sku: products.sku })
-          .from(products)
-          .where(and(ownedBy(products, client.id), inArray(products.sku, skus)))
-      : [],
-    db
-      .select({ id: inboundPackingSlips.id })
-      .from(inboundPackingSlips)
-      .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.reference, input.reference))),
+    skus.length ? productsWithSkus(db, client.id, skus) : [],
+    packingSlipsWithReference(db, client.id, input.reference),
   ]);
   const productBySku = new Map(productRows.map((p) => [p.sku, p.id]));
   for (const item of merged.values()) {
@@ -90,29 +117,27 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
 
   try {
     return await db.transaction(async (tx) => {
-      const [slip] = await tx
-        .insert(inboundPackingSlips)
-        .values({
-          clientId: client.id,
-          reference: input.reference,
-          expectedIn: input.expectedIn,
-          expectedOn: input.expectedOn ?? null,
-          comments: input.comments ?? null,
-          metadata: input.metadata ?? {},
-          createdOn: clientNow(client),
-        })
-        .returning({ id: inboundPackingSlips.id });
-      await tx.insert(inboundPackingSlipItems).values(
+      const slipId = await insertPackingSlip(tx, {
+        clientId: client.id,
+        reference: input.reference,
+        expectedIn: input.expectedIn,
+        expectedOn: input.expectedOn ?? null,
+        comments: input.comments ?? null,
+        metadata: input.metadata ?? {},
+        createdOn: clientNow(client),
+      });
+      await insertPackingSlipItems(
+        tx,
         [...merged.values()].map((item) => ({
           clientId: client.id,
-          inboundPackingSlipId: slip.id,
+          inboundPackingSlipId: slipId,
           productId: productBySku.get(item.sku)!,
           sku: item.sku,
           quantity: item.quantity,
           expectedDate: item.expectedDate ?? null,
         })),
       );
-      return slip.id;
+      return slipId;
     });
   } catch (error) {
     if (isUniqueViolation(error, 'inbound_packing_slips_client_reference_key')) throw referenceConflict(input.reference);
@@ -124,15 +149,7 @@ export async function createPackingSlip(db: Db, client: Client, input: NewPackin
  * Packing slips older than the retention window are not returned. "Only visible to the warehouse it is expected in"
  * reads here as: a packing slip belongs to its expectedIn warehouse, which alone receives it; the client sees all of theirs.
  */
-const slipVisible = (client: Client) => gte(inboundPackingSlips.createdOn, daysBefore(clientNow(client), limits.packingSlipRetentionDays));
-
-export interface PackingSlipFilters {
-  statuses?: string[];
-  receivedOnLt?: string;
-  receivedOnGt?: string;
-  completedOnLt?: string;
-  completedOnGt?: string;
-}
+const slipsVisibleFrom = (client: Client) => daysBefore(clientNow(client), limits.packingSlipRetentionDays);
 
 export async function listPackingSlips(
   db: Db,
@@ -142,59 +159,17 @@ export async function listPackingSlips(
   page: Page,
 ): Promise<PackingSlipRow[]> {
   await completeDueInbounds(db, payloads, client);
-  const conditions = [ownedBy(inboundPackingSlips, client.id), gt(inboundPackingSlips.id, page.cursor), slipVisible(client)];
-  if (filters.statuses) conditions.push(inArray(inboundPackingSlips.status, filters.statuses));
-  if (filters.receivedOnLt) conditions.push(lt(inboundPackingSlips.receivedOn, startOfDay(filters.receivedOnLt)));
-  if (filters.receivedOnGt) conditions.push(gte(inboundPackingSlips.receivedOn, dayAfter(filters.receivedOnGt)));
-  if (filters.completedOnLt) conditions.push(lt(inboundPackingSlips.completedOn, startOfDay(filters.completedOnLt)));
-  if (filters.completedOnGt) conditions.push(gte(inboundPackingSlips.completedOn, dayAfter(filters.completedOnGt)));
-  return db
-    .select()
-    .from(inboundPackingSlips)
-    .where(and(...conditions))
-    .orderBy(asc(inboundPackingSlips.id))
-    .limit(page.size);
+  return listVisiblePackingSlips(db, client.id, slipsVisibleFrom(client), filters, page);
 }
 
 export async function findPackingSlip(db: Db, payloads: EventPayloads, client: Client, id: number): Promise<PackingSlipRow | undefined> {
   await completeDueInbounds(db, payloads, client);
-  const [row] = await db
-    .select()
-    .from(inboundPackingSlips)
-    .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, id), slipVisible(client)));
-  return row;
-}
-
-export async function itemsOfPackingSlips(db: Db, slipIds: number[]): Promise<PackingSlipItemRow[]> {
-  if (!slipIds.length) return [];
-  return db
-    .select()
-    .from(inboundPackingSlipItems)
-    .where(inArray(inboundPackingSlipItems.inboundPackingSlipId, slipIds))
-    .orderBy(asc(inboundPackingSlipItems.id));
+  return findVisiblePackingSlip(db, client.id, slipsVisibleFrom(client), id);
 }
 
 /** One item of a packing slip the client can read (the slip's retention applies to its items). */
 export async function findPackingSlipItem(db: Db, client: Client, id: number): Promise<PackingSlipItemRow | undefined> {
-  const [row] = await db
-    .select({ item: inboundPackingSlipItems })
-    .from(inboundPackingSlipItems)
-    .innerJoin(inboundPackingSlips, eq(inboundPackingSlips.id, inboundPackingSlipItems.inboundPackingSlipId))
-    .where(and(ownedBy(inboundPackingSlipItems, client.id), eq(inboundPackingSlipItems.id, id), slipVisible(client)));
-  return row?.item;
-}
-
-/** The latest inbound of each packing slip. */
-export async function latestInbounds(db: Db, slipIds: number[]): Promise<Map<number, number>> {
-  if (!slipIds.length) return new Map();
-  const rows = await db
-    .select({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId })
-    .from(inbounds)
-    .where(inArray(inbounds.inboundPackingSlipId, slipIds))
-    .orderBy(desc(inbounds.id));
-  const latest = new Map<number, number>();
-  for (const r of rows) if (!latest.has(r.slipId!)) latest.set(r.slipId!, r.id);
-  return latest;
+  return findVisiblePackingSlipItem(db, client.id, slipsVisibleFrom(client), id);
 }
 
 // ---- inbounds
@@ -207,36 +182,12 @@ export async function listInbounds(
   page: Page,
 ): Promise<InboundRow[]> {
   await completeDueInbounds(db, payloads, client);
-  const conditions = [ownedBy(inbounds, client.id), gt(inbounds.id, page.cursor)];
-  if (filters.statuses) conditions.push(inArray(inbounds.status, filters.statuses));
-  return db
-    .select()
-    .from(inbounds)
-    .where(and(...conditions))
-    .orderBy(asc(inbounds.id))
-    .limit(page.size);
+  return listInboundRows(db, client.id, filters, page);
 }
 
 export async function findInbound(db: Db, payloads: EventPayloads, client: Client, id: number): Promise<InboundRow | undefined> {
   await completeDueInbounds(db, payloads, client);
-  const [row] = await db
-    .select()
-    .from(inbounds)
-    .where(and(ownedBy(inbounds, client.id), eq(inbounds.id, id)));
-  return row;
-}
-
-export async function itemsOfInbounds(db: Db, inboundIds: number[]): Promise<InboundItemRow[]> {
-  if (!inboundIds.length) return [];
-  return db.select().from(inboundItems).where(inArray(inboundItems.inboundId, inboundIds)).orderBy(asc(inboundItems.id));
-}
-
-export async function findInboundItem(db: Db, clientId: number, id: number): Promise<InboundItemRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(inboundItems)
-    .where(and(ownedBy(inboundItems, clientId), eq(inboundItems.id, id)));
-  return row;
+  return findInboundRow(db, client.id, id);
 }
 
 /**
@@ -247,32 +198,15 @@ export async function findInboundItem(db: Db, clientId: number, id: number): Pro
 export async function completeDueInbounds(db: Db, payloads: EventPayloads, client: Client): Promise<void> {
   const now = clientNow(client);
   await db.transaction(async (tx) => {
-    const done = await tx
-      .update(inbounds)
-      .set({ status: 'COMPLETED', completedOn: sql`${inbounds.completesOn}` })
-      .where(and(ownedBy(inbounds, client.id), eq(inbounds.status, 'CHECKED'), lte(inbounds.completesOn, now)))
-      .returning({ id: inbounds.id, slipId: inbounds.inboundPackingSlipId, completedOn: inbounds.completedOn });
+    const done = await completeDueCheckedInbounds(tx, client.id, now);
     for (const inbound of done) {
       // The update above chose CHECKED inbounds only: the move is allowed, and it gives the events to emit.
       for (const event of inboundLifecycle.move('CHECKED', 'COMPLETED', `Inbound ${inbound.id}`))
-        await emitInboundEvent(tx, payloads, client, inbound.id, event, inbound.completedOn!);
+        await emitInboundEvent(tx, payloads, client.id, inbound.id, event, inbound.completedOn!);
     }
     const slipIds = [...new Set(done.map((d) => d.slipId).filter((id): id is number => id !== null))];
     if (!slipIds.length) return;
-    await tx
-      .update(inboundPackingSlips)
-      .set({
-        status: 'COMPLETED',
-        completedOn: sql`(select max(i.completed_on) from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id})`,
-      })
-      .where(
-        and(
-          ownedBy(inboundPackingSlips, client.id),
-          inArray(inboundPackingSlips.id, slipIds),
-          eq(inboundPackingSlips.status, 'CHECKED'),
-          sql`not exists (select 1 from inbounds i where i.inbound_packing_slip_id = ${inboundPackingSlips.id} and i.status <> 'COMPLETED')`,
-        ),
-      );
+    await completeFinishedPackingSlips(tx, client.id, slipIds);
   });
 }
 
@@ -302,44 +236,15 @@ const measured = (id: number) => ({
 
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The client's packing slips still EXPECTED on a day up to `today`, in id order: the goods that have arrived. */
-export async function arrivedPackingSlips(db: Db, clientId: number, today: string): Promise<number[]> {
-  const rows = await db
-    .select({ id: inboundPackingSlips.id })
-    .from(inboundPackingSlips)
-    .where(
-      and(
-        ownedBy(inboundPackingSlips, clientId),
-        eq(inboundPackingSlips.status, 'EXPECTED'),
-        isNotNull(inboundPackingSlips.expectedOn),
-        lte(inboundPackingSlips.expectedOn, today),
-      ),
-    )
-    .orderBy(asc(inboundPackingSlips.id));
-  return rows.map((row) => row.id);
-}
-
 /**
  * The first moment after `after` at which something of the client's inbound falls due on its own: a CHECKED inbound
  * completes, or the day of an EXPECTED packing slip begins (its goods arrive). The warehouse's catch-up stops there, so
  * what happens then happens in clock order with the shipments' moves around it. Undefined when nothing is due.
  */
 export async function nextInboundMoment(db: Db, clientId: number, after: Date): Promise<Date | undefined> {
-  const [completion] = await db
-    .select({ at: sql<Date | null>`min(${inbounds.completesOn})`.mapWith(inbounds.completesOn) })
-    .from(inbounds)
-    .where(and(ownedBy(inbounds, clientId), eq(inbounds.status, 'CHECKED'), gt(inbounds.completesOn, after)));
-  const [arrival] = await db
-    .select({ day: sql<string | null>`min(${inboundPackingSlips.expectedOn})` })
-    .from(inboundPackingSlips)
-    .where(
-      and(
-        ownedBy(inboundPackingSlips, clientId),
-        eq(inboundPackingSlips.status, 'EXPECTED'),
-        gt(inboundPackingSlips.expectedOn, after.toISOString().slice(0, 10)),
-      ),
-    );
-  const moments = [completion?.at, arrival?.day ? startOfDay(arrival.day) : null].filter((d): d is Date => d instanceof Date);
+  const completion = await firstCompletionAfter(db, clientId, after);
+  const arrivalDay = await firstExpectedDayAfter(db, clientId, after.toISOString().slice(0, 10));
+  const moments = [completion, arrivalDay ? startOfDay(arrivalDay) : null].filter((d): d is Date => d instanceof Date);
   return moments.length ? new Date(Math.min(...moments.map((d) => d.getTime()))) : undefined;
 }
 
@@ -360,19 +265,11 @@ export async function receivePackingSlip(
   return db.transaction(async (tx) => {
     // Before the slip's row: the lock order of every transaction that books stock (see lockClientWarehouse).
     await lockClientWarehouse(tx, client.id);
-    const [slip] = await tx
-      .select()
-      .from(inboundPackingSlips)
-      .where(and(ownedBy(inboundPackingSlips, client.id), eq(inboundPackingSlips.id, slipId), slipVisible(client)))
-      .for('update');
+    const slip = await lockVisiblePackingSlip(tx, client.id, slipsVisibleFrom(client), slipId);
     if (!slip) throw domainError('404', `Inbound packing slip ${slipId} not found.`);
     if (slip.status !== 'EXPECTED' && slip.status !== 'IN_PROGRESS')
       throw domainError('409', `Inbound packing slip ${slipId} is ${slip.status}: its goods have been received.`);
-    const slipItems = await tx
-      .select()
-      .from(inboundPackingSlipItems)
-      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id))
-      .orderBy(asc(inboundPackingSlipItems.id));
+    const slipItems = await itemsOfPackingSlip(tx, slip.id);
 
     let lines: { productId: number; sku: string; quantity: number; slipItem?: PackingSlipItemRow }[];
     if (!requested) {
@@ -391,12 +288,7 @@ export async function receivePackingSlip(
         wanted.set(sku, { quantity: (wanted.get(sku)?.quantity ?? 0) + quantity, index: wanted.get(sku)?.index ?? index });
       }
       const notOnSlip = [...wanted.keys()].filter((sku) => !slipItems.some((i) => i.sku === sku));
-      const extra = notOnSlip.length
-        ? await tx
-            .select({ id: products.id, sku: products.sku })
-            .from(products)
-            .where(and(ownedBy(products, client.id), inArray(products.sku, notOnSlip)))
-        : [];
+      const extra = notOnSlip.length ? await productsWithSkus(tx, client.id, notOnSlip) : [];
       const problems = new ProblemCollector();
       for (const sku of notOnSlip) {
         if (!extra.some((p) => p.sku === sku))
@@ -412,72 +304,51 @@ export async function receivePackingSlip(
     if (!lines.length) throw domainError('400', `Nothing to receive for inbound packing slip ${slipId}.`, { path: ['items'] });
 
     const now = clientNow(client);
-    const productRows = await tx
-      .select()
-      .from(products)
-      .where(
-        and(
-          ownedBy(products, client.id),
-          inArray(
-            products.id,
-            lines.map((l) => l.productId),
-          ),
-        ),
-      );
-    const [inbound] = await tx
-      .insert(inbounds)
-      .values({
-        clientId: client.id,
-        inboundPackingSlipId: slip.id,
-        reference: slip.reference,
-        status: 'PROCESSING',
-        receivedIn: slip.expectedIn,
-        createdOn: now,
-      })
-      .returning();
+    const productRows = await productsWithIds(
+      tx,
+      client.id,
+      lines.map((l) => l.productId),
+    );
+    const inbound = await insertInbound(tx, {
+      clientId: client.id,
+      inboundPackingSlipId: slip.id,
+      reference: slip.reference,
+      status: 'PROCESSING',
+      receivedIn: slip.expectedIn,
+      createdOn: now,
+    });
     for (const line of lines) {
       const product = productRows.find((p) => p.id === line.productId)!;
       const lotNumber = product.hasLotNumber ? `LOT-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${inbound.id}` : null;
       // Perishable goods arrive with a comfortable shelf life beyond the product's warning days.
       const expirationDate = product.hasExpirationDate ? addDays(now, Math.max(365, (product.expirationDateWarning ?? 0) + 30)) : null;
-      const [item] = await tx
-        .insert(inboundItems)
-        .values({
-          clientId: client.id,
-          inboundId: inbound.id,
-          inboundPackingSlipItemId: line.slipItem?.id ?? null,
-          productId: product.id,
-          sku: line.sku,
-          quantity: line.quantity,
-          lotNumber,
-          expirationDate,
-        })
-        .returning({ id: inboundItems.id });
+      const itemId = await insertInboundItem(tx, {
+        clientId: client.id,
+        inboundId: inbound.id,
+        inboundPackingSlipItemId: line.slipItem?.id ?? null,
+        productId: product.id,
+        sku: line.sku,
+        quantity: line.quantity,
+        lotNumber,
+        expirationDate,
+      });
       await putStock(
         tx,
-        client,
+        client.id,
         pickLocation(slip.expectedIn, product.id),
-        { productId: product.id, sku: line.sku, quantity: line.quantity, lotNumber, expirationDate, inboundItemId: item.id },
-        { type: 'INBOUND', inboundItemId: item.id },
+        { productId: product.id, sku: line.sku, quantity: line.quantity, lotNumber, expirationDate, inboundItemId: itemId },
+        { type: 'INBOUND', inboundItemId: itemId },
         now,
       );
-      if (line.slipItem) {
-        await tx
-          .update(inboundPackingSlipItems)
-          .set({ received: sql`${inboundPackingSlipItems.received} + ${line.quantity}` })
-          .where(eq(inboundPackingSlipItems.id, line.slipItem.id));
-      }
+      if (line.slipItem) await addToReceived(tx, line.slipItem.id, line.quantity);
       if (product.weight === null || product.length === null || product.width === null || product.height === null) {
         const m = measured(product.id);
-        await tx
-          .update(products)
-          .set({
-            weight: product.weight ?? m.weight,
-            length: product.length ?? m.length,
-            width: product.width ?? m.width,
-            height: product.height ?? m.height,
-          })
-          .where(eq(products.id, product.id));
+        await setProductMeasurements(tx, product.id, {
+          weight: product.weight ?? m.weight,
+          length: product.length ?? m.length,
+          width: product.width ?? m.width,
+          height: product.height ?? m.height,
+        });
       }
     }
 
@@ -485,27 +356,18 @@ export async function receivePackingSlip(
     // Goods that differ from the slip (other quantities, skus not on it) wait on a difference location until counted:
     // that location's check is the inbound.checkingUpdate between checking and checked.
     const differs = lines.some((l) => !l.slipItem || l.quantity !== l.slipItem.quantity - l.slipItem.received);
-    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
+    for (const event of inboundLifecycle.start('PROCESSING')) await emitInboundEvent(tx, payloads, client.id, inbound.id, event, now);
     for (const { to: status, events } of inboundLifecycle.walk('PROCESSING', 'CHECKED')) {
-      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, payloads, client, inbound.id, inboundCheckingUpdateEvent, now);
-      await tx
-        .update(inbounds)
-        .set({ ...inboundStatusFields(status, now), status })
-        .where(eq(inbounds.id, inbound.id));
-      for (const event of events) await emitInboundEvent(tx, payloads, client, inbound.id, event, now);
+      if (status === 'CHECKED' && differs) await emitInboundEvent(tx, payloads, client.id, inbound.id, inboundCheckingUpdateEvent, now);
+      await updateInbound(tx, inbound.id, { ...inboundStatusFields(status, now), status });
+      for (const event of events) await emitInboundEvent(tx, payloads, client.id, inbound.id, event, now);
     }
 
-    const after = await tx
-      .select({ quantity: inboundPackingSlipItems.quantity, received: inboundPackingSlipItems.received })
-      .from(inboundPackingSlipItems)
-      .where(eq(inboundPackingSlipItems.inboundPackingSlipId, slip.id));
+    const after = await receivedOfPackingSlip(tx, slip.id);
     const target: PackingSlipStatus = after.every((i) => i.received >= i.quantity) ? 'CHECKED' : 'IN_PROGRESS';
     // Walking the table refuses a status the lifecycle does not allow from here.
     if (target !== slip.status) packingSlipLifecycle.walk(slip.status as PackingSlipStatus, target);
-    await tx
-      .update(inboundPackingSlips)
-      .set({ status: target, receivedOn: slip.receivedOn ?? now })
-      .where(eq(inboundPackingSlips.id, slip.id));
+    await updatePackingSlip(tx, slip.id, { status: target, receivedOn: slip.receivedOn ?? now });
     return inbound.id;
   });
 }

@@ -1,13 +1,9 @@
 // Expiration status of perishable stock as the client's clock passes the product's margins: OK → WARNING (within the
 // warning days) → OVERDUE (within the margin: no longer shipped) → EXPIRED. Overdue and expired goods change quality,
 // with QUALITY mutations, so stock levels count them as overdue or expired instead of stock.
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { expirationStatuses } from '@shopapi/contract';
-import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
-import type { Client } from '../clients/client.ts';
-import { lockClientWarehouse } from './service.ts';
-
-const { stock, stockMutations, products } = schema;
+import type { Db } from '../../platform/db/index.ts';
+import { insertStockMutations, lockClientWarehouse, lockPerishableStock, setExpiration } from './repository.ts';
 
 type ExpirationStatus = (typeof expirationStatuses)[number];
 
@@ -21,25 +17,20 @@ function statusOn(today: string, expirationDate: string, marginDays: number, war
   return 'OK';
 }
 
-export async function updateExpirationStatuses(db: Db, client: Client, now: Date): Promise<void> {
+export async function updateExpirationStatuses(db: Db, clientId: number, now: Date): Promise<void> {
   const today = now.toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
-    await lockClientWarehouse(tx, client.id);
-    const rows = await tx
-      .select({ stock, margin: products.expirationDateMargin, warning: products.expirationDateWarning })
-      .from(stock)
-      .innerJoin(products, eq(products.id, stock.productId))
-      .where(and(ownedBy(stock, client.id), isNotNull(stock.expirationDate), sql`${stock.expirationStatus} <> 'EXPIRED'`))
-      .for('update', { of: stock });
+    await lockClientWarehouse(tx, clientId);
+    const rows = await lockPerishableStock(tx, clientId);
     for (const { stock: row, margin, warning } of rows) {
       const status = statusOn(today, row.expirationDate!, margin ?? 0, warning ?? margin ?? 0);
       // The status only moves forward: a clock never runs back.
       if (rank[status] <= rank[row.expirationStatus as ExpirationStatus]) continue;
       const quality = status === 'OVERDUE' || status === 'EXPIRED' ? status : row.quality;
-      await tx.update(stock).set({ expirationStatus: status, quality, modifiedOn: now }).where(eq(stock.id, row.id));
+      await setExpiration(tx, row.id, { expirationStatus: status, quality, modifiedOn: now });
       if (quality === row.quality) continue;
       const base = {
-        clientId: client.id,
+        clientId,
         productId: row.productId,
         sku: row.sku,
         type: 'QUALITY',
@@ -52,7 +43,7 @@ export async function updateExpirationStatuses(db: Db, client: Client, now: Date
         lotNumber: row.lotNumber,
         remarks: `Expiration status ${status}.`,
       };
-      await tx.insert(stockMutations).values([
+      await insertStockMutations(tx, [
         { ...base, quantity: -row.quantity, quality: row.quality },
         { ...base, quantity: row.quantity, quality },
       ]);

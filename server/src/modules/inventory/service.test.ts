@@ -15,10 +15,10 @@ const client: Client = await bed.newClient();
 
 const correction = { type: 'CORRECTION', correctionCode: 'ADJUSTMENT' } as const;
 const put = (goods: Goods, warehouse = client.defaultWarehouse) =>
-  bed.db.transaction((tx) => putStock(tx, client, pickLocation(warehouse, goods.productId), goods, correction, new Date()));
+  bed.db.transaction((tx) => putStock(tx, client.id, pickLocation(warehouse, goods.productId), goods, correction, new Date()));
 const take = (productId: number, quantity: number) =>
   bed.db.transaction((tx) =>
-    takeStock(tx, client, { productId, warehouseCode: client.defaultWarehouse, quantity }, correction, new Date()),
+    takeStock(tx, client.id, { productId, warehouseCode: client.defaultWarehouse, quantity }, correction, new Date()),
   );
 const rowsOf = (productId: number) => bed.db.select().from(schema.stock).where(eq(schema.stock.productId, productId));
 const mutationsOf = (productId: number) =>

@@ -71,11 +71,11 @@ export async function stockOfProducts(db: Db, client: Client, productIds: number
 }
 
 /** Products with a stock mutation in [from, to): what changed since the previous bulk call that ended at `from`. */
-export async function productsMutatedBetween(db: Db, client: Client, from: Date, to: Date): Promise<number[]> {
+export async function productsMutatedBetween(db: Db, clientId: number, from: Date, to: Date): Promise<number[]> {
   const rows = await db
     .selectDistinct({ productId: stockMutations.productId })
     .from(stockMutations)
-    .where(and(ownedBy(stockMutations, client.id), gte(stockMutations.createdOn, from), lt(stockMutations.createdOn, to)))
+    .where(and(ownedBy(stockMutations, clientId), gte(stockMutations.createdOn, from), lt(stockMutations.createdOn, to)))
     .orderBy(asc(stockMutations.productId));
   return rows.map((r) => r.productId);
 }

@@ -38,7 +38,7 @@ const ordersOf = async () => (await bed.db.select().from(schema.orders).where(eq
 
 /** What a refused placement threw. */
 async function refusal(order: NewOrder): Promise<DomainError> {
-  const error = await placeOrder(bed.db, bed.services.orderPlacing, client, order).catch((e: unknown) => e);
+  const error = await placeOrder(bed.db, bed.services.orderPlacing, client.id, order).catch((e: unknown) => e);
   if (!(error instanceof DomainError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
@@ -50,7 +50,7 @@ describe('placeOrder', () => {
     const placed = await placeOrder(
       bed.db,
       bed.services.orderPlacing,
-      client,
+      client.id,
       newOrder({
         billingAddress: { ...address, firstName: 'Charles' },
         pickUpPoint: { identifier: 'PUP-1', countryCode: 'NL' },
@@ -73,7 +73,7 @@ describe('placeOrder', () => {
   });
 
   it('fills the defaults the client left out', async () => {
-    const { order, billingAddress, deliveryAddress } = await placeOrder(bed.db, bed.services.orderPlacing, client, newOrder());
+    const { order, billingAddress, deliveryAddress } = await placeOrder(bed.db, bed.services.orderPlacing, client.id, newOrder());
     expect(order).toMatchObject({ currency: 'EUR', onHold: false, metadata: {}, isValid: true });
     expect(billingAddress.id).toBe(deliveryAddress.id);
   });
@@ -93,7 +93,7 @@ describe('placeOrder', () => {
   });
 
   it('refuses a second order with the same externalOrderNumber with 409-1, naming the first', async () => {
-    const first = await placeOrder(bed.db, bed.services.orderPlacing, client, newOrder());
+    const first = await placeOrder(bed.db, bed.services.orderPlacing, client.id, newOrder());
     const error = await refusal(newOrder({ externalOrderNumber: first.order.externalOrderNumber }));
     expect(error.items).toMatchObject([{ code: '409-1', path: ['externalOrderNumber'], existing: { type: 'order', id: first.order.id } }]);
   });
@@ -111,7 +111,7 @@ describe('placeOrder', () => {
       const other = await hooked.newClient();
       await createProduct(hooked.db, other.id, { sku: 'UNIT-SHIRT', name: 'Shirt' });
       const [type] = await hooked.db.select().from(schema.orderTypes).where(eq(schema.orderTypes.clientId, other.id)).limit(1);
-      const placed = await placeOrder(hooked.db, hooked.services.orderPlacing, other, { ...newOrder(), orderTypeId: type.id });
+      const placed = await placeOrder(hooked.db, hooked.services.orderPlacing, other.id, { ...newOrder(), orderTypeId: type.id });
       const notes = await queryRows<{ order_id: number; items: number }>(hooked.db, sql`select order_id, items from placed_note`);
       expect(notes).toEqual([{ order_id: placed.order.id, items: 1 }]);
     } finally {

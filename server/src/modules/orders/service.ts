@@ -149,13 +149,13 @@ function noteDefaults(
 /**
  * Checks an order against the client's data and stores it; every problem is reported together. One statement looks up
  * everything the order refers to and, when nothing is wrong, writes it and returns the rows written. The client's clock
- * (createdAt) is read by that statement, so `client` needs to be no fresher than its id (it may come from the token cache).
+ * (createdAt) is read by that statement, so the client's id is all it takes.
  * `placing`: the statement, with what the app has it write besides the order (ModuleServices.orderPlacing).
  */
 export async function placeOrder(
   db: Db,
   placing: OrderPlacing,
-  client: Pick<Client, 'id'>,
+  clientId: number,
   input: NewOrder,
   problems = new ProblemCollector(),
   warnings: InputWarnings = noInputWarnings,
@@ -169,7 +169,7 @@ export async function placeOrder(
   try {
     answer = await placing.placeOrderRows(
       db,
-      client.id,
+      clientId,
       new Date(),
       {
         orderTypeId: input.orderTypeId,
@@ -211,7 +211,7 @@ export async function placeOrder(
     );
   } catch (error) {
     if (isUniqueViolation(error, 'orders_client_external_key')) {
-      const winner = await findByExternalNumber(db, client.id, input.externalOrderNumber);
+      const winner = await findByExternalNumber(db, clientId, input.externalOrderNumber);
       throw existingOrderConflict(winner?.id ?? 0, input.externalOrderNumber);
     }
     throw error;

@@ -149,10 +149,10 @@ function planList<R extends Stored>(
 /** How many rows of the client name each of the ids in a column. */
 async function usage(
   db: Db,
+  clientId: number,
   table: PgTable,
   clientColumn: AnyPgColumn,
   column: AnyPgColumn,
-  clientId: number,
   ids: number[],
 ): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
@@ -274,18 +274,18 @@ async function checkUnused(
 ) {
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
   const methodIds = [...ids(removed.mainShippingMethods), ...ids(removedWarehouseMethods)];
-  const typeOrders = await usage(tx, orders, orders.clientId, orders.orderTypeId, clientId, ids(removed.orderTypes));
-  const typeShipments = await usage(tx, shipments, shipments.clientId, shipments.orderTypeId, clientId, ids(removed.orderTypes));
+  const typeOrders = await usage(tx, clientId, orders, orders.clientId, orders.orderTypeId, ids(removed.orderTypes));
+  const typeShipments = await usage(tx, clientId, shipments, shipments.clientId, shipments.orderTypeId, ids(removed.orderTypes));
   const methodOrders = await usage(
     tx,
+    clientId,
     orders,
     orders.clientId,
     orders.preferredShippingMethodId,
-    clientId,
     ids(removed.mainShippingMethods),
   );
-  const methodShipments = await usage(tx, shipments, shipments.clientId, shipments.shippingMethodId, clientId, methodIds);
-  const reasonItems = await usage(tx, returnItems, returnItems.clientId, returnItems.returnReasonId, clientId, ids(removed.returnReasons));
+  const methodShipments = await usage(tx, clientId, shipments, shipments.clientId, shipments.shippingMethodId, methodIds);
+  const reasonItems = await usage(tx, clientId, returnItems, returnItems.clientId, returnItems.returnReasonId, ids(removed.returnReasons));
   const refuse = (list: ListName, entry: Stored, users: string[]) => {
     if (!users.length) return;
     problems.add(

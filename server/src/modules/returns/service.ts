@@ -141,7 +141,7 @@ export async function processReturnItems(
         : pickLocation(warehouse, item.productId, p.condition === 'DAMAGED' ? 'DAMAGED' : 'RETURN');
       await putStock(
         tx,
-        client,
+        client.id,
         place,
         { productId: item.productId, sku: item.sku, quantity: item.quantity, quality: p.condition === 'DAMAGED' ? 'DAMAGED' : 'OK' },
         { type: 'RETURN', returnItemId: item.id, remarks: p.comment ?? null },

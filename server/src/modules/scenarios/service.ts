@@ -111,8 +111,8 @@ export async function orderScenario(db: Db, client: Client, orderId: number): Pr
  * Sets the order's road by hand (null: the ordinary road), until its first shipment ships. Under the client's warehouse
  * lock and the order's row, as the warehouse starts and moves its shipments, so a move never reads half a change.
  */
-export async function setOrderScenario(db: Db, client: Client, orderId: number, name: string | null): Promise<void> {
-  const order = await requireOwnOrder(db, client.id, orderId);
+export async function setOrderScenario(db: Db, clientId: number, orderId: number, name: string | null): Promise<void> {
+  const order = await requireOwnOrder(db, clientId, orderId);
   if (name !== null) {
     const scenario = scenarioByName(name);
     const refusal = !scenario
@@ -125,9 +125,9 @@ export async function setOrderScenario(db: Db, client: Client, orderId: number, 
     if (name === 'customs' && !outsideEu(countryCode))
       throw domainError('422', `customs needs a destination outside the EU; order ${order.id} goes to ${countryCode}.`, { path: ['name'] });
   }
-  await refuseWhileAdvancing(db, client.id);
+  await refuseWhileAdvancing(db, clientId);
   await db.transaction(async (tx) => {
-    await lockClientWarehouse(tx, client.id);
+    await lockClientWarehouse(tx, clientId);
     const locked = (await lockOrder(tx, order.id))!;
     const [shipped] = await tx
       .select({ id: shipments.id })

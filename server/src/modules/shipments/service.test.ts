@@ -77,7 +77,13 @@ describe('shipments', () => {
     const { order } = await placedOrder(bed, client, [{ sku: 'SHIP-SHIRT', quantity: 3 }]);
     short = (await start(order.id))!;
     await bed.db.transaction((tx) =>
-      takeStock(tx, client, { productId: shirt, warehouseCode: client.defaultWarehouse, quantity: 3 }, { type: 'CORRECTION' }, new Date()),
+      takeStock(
+        tx,
+        client.id,
+        { productId: shirt, warehouseCode: client.defaultWarehouse, quantity: 3 },
+        { type: 'CORRECTION' },
+        new Date(),
+      ),
     );
     let error: unknown;
     for (let n = 0; n < 10 && !error; n++)
@@ -93,7 +99,7 @@ describe('shipments', () => {
     const before = await eventsOf(short.id);
     await bed.db.transaction(async (tx) => {
       const row = await requireShipment(tx, client, short.id, { lock: true });
-      await failShipment(tx, bed.services.eventPayloads, client, row, new Date());
+      await failShipment(tx, bed.services.eventPayloads, client.id, row, new Date());
     });
     expect((await requireShipment(bed.db, client, short.id)).status).toBe('ERROR');
     expect(await eventsOf(short.id)).toEqual(before);

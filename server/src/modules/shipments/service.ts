@@ -233,13 +233,13 @@ export async function missingGoods(tx: Db, client: Client, order: OrderRow): Pro
  * Decides what of the open lines ships now: everything when the stock is there (or when forced), else — only if the
  * order allows partial delivery — what the stock covers. A bundle ships as its parts plus its own (weightless) line.
  */
-async function plan(tx: Tx, client: Client, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
+async function plan(tx: Tx, clientId: number, order: OrderRow, warehouse: string, open: Line[], force: boolean): Promise<Line[]> {
   const { productOf, goodsOf } = await goodsOfLines(tx, open);
 
   const shippable = new Map<number, number>();
   if (force) for (const line of open) shippable.set(line.orderItemId!, line.quantity);
   else {
-    const free = await unreserved(tx, client.id, warehouse, [...new Set(open.flatMap((l) => goodsOf(l).map((g) => g.productId)))]);
+    const free = await unreserved(tx, clientId, warehouse, [...new Set(open.flatMap((l) => goodsOf(l).map((g) => g.productId)))]);
     for (const line of open) {
       const goods = goodsOf(line);
       const possible = Math.min(line.quantity, ...goods.map((g) => Math.floor(Math.max(0, free.get(g.productId) ?? 0) / g.per)));
@@ -296,7 +296,7 @@ async function createShipments(
   const open = await openLines(tx, order.id);
   if (!open.length) return [];
   const warehouse = order.fulfillFrom ?? client.defaultWarehouse;
-  const lines = await plan(tx, client, order, warehouse, open, opts.force);
+  const lines = await plan(tx, client.id, order, warehouse, open, opts.force);
   if (!lines.length) return [];
 
   const method =
@@ -333,7 +333,7 @@ async function createShipments(
       },
       parcel,
     );
-    for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
+    for (const event of shipmentLifecycle.start(status)) await emitShipmentEvent(tx, payloads, client.id, shipment.id, event, now);
     created.push(shipment);
   }
   return created;
@@ -353,12 +353,12 @@ export class ShortageError extends Error {}
  * `everyItemTracked` (the lots-and-serials scenario): items whose stock carries no lot get a sandbox lot and an expiration
  * date a year on, and every item gets serial numbers, whatever its product is set up for.
  */
-async function bookOut(tx: Tx, client: Client, shipment: ShipmentRow, now: Date, correctShortage: boolean, everyItemTracked = false) {
+async function bookOut(tx: Tx, clientId: number, shipment: ShipmentRow, now: Date, correctShortage: boolean, everyItemTracked = false) {
   for (const { item, type, hasSerialNumber } of await itemsToBookOut(tx, shipment.id)) {
     if (virtualTypes.has(type)) continue;
     const link = { type: 'SHIPMENT' as const, shipmentItemId: item.id };
     const want = { productId: item.productId, warehouseCode: shipment.warehouseCode, quantity: item.quantity };
-    const first = await takeStock(tx, client, want, link, now);
+    const first = await takeStock(tx, clientId, want, link, now);
     let taken: TakenStock[] = first.taken;
     if (first.missing > 0) {
       if (!correctShortage)
@@ -366,13 +366,13 @@ async function bookOut(tx: Tx, client: Client, shipment: ShipmentRow, now: Date,
       // The sandbox's "ship now" never blocks: the missing goods are booked in first, visibly, as a correction.
       await putStock(
         tx,
-        client,
+        clientId,
         pickLocation(shipment.warehouseCode, item.productId),
         { productId: item.productId, sku: item.sku, quantity: first.missing },
         { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: `Booked in to ship shipment ${shipment.id}.` },
         now,
       );
-      taken = taken.concat((await takeStock(tx, client, { ...want, quantity: first.missing }, link, now)).taken);
+      taken = taken.concat((await takeStock(tx, clientId, { ...want, quantity: first.missing }, link, now)).taken);
     }
     const lot =
       taken.find((t) => t.lotNumber || t.expirationDate) ??
@@ -435,24 +435,24 @@ export async function stepShipment(
   const road = await walkedRoad(tx, shipment);
   if (road) return stepOnRoad(tx, payloads, client, shipment, now, road, opts);
   const from = shipment.status as ShipmentStatus;
-  if (from === 'SHIPPED') return moveTracking(tx, payloads, client, shipment, now);
+  if (from === 'SHIPPED') return moveTracking(tx, payloads, client.id, shipment, now);
   const to = shipmentLifecycle.next(from)!;
   const events = shipmentLifecycle.move(from, to, `Shipment ${shipment.id}`);
-  if (to === 'SHIPPED') await bookOut(tx, client, shipment, now, opts.correctShortage);
+  if (to === 'SHIPPED') await bookOut(tx, client.id, shipment, now, opts.correctShortage);
   await updateShipment(tx, shipment.id, { status: to, roadStep: shipment.roadStep + 1, ...(await enterFields(tx, shipment, to, now)) });
-  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client.id, shipment.id, event, now);
   if (to === 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
   return 'moved';
 }
 
-async function moveTracking(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<StepResult> {
+async function moveTracking(tx: Tx, payloads: EventPayloads, clientId: number, shipment: ShipmentRow, now: Date): Promise<StepResult> {
   const tracking = shipment.tracking as Tracking;
   const from = tracking.stage as TrackingStage;
   const to = nextTrackingStage(from, await hasPickUpPoint(tx, shipment.orderId));
   if (!to) return 'done';
   const events = trackingLifecycle.move(from, to, `The tracking of shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { tracking: { ...tracking, stage: to }, trackingUpdatedAt: now, roadStep: shipment.roadStep + 1 });
-  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, clientId, shipment.id, event, now);
   return trackingLifecycle.next(to) ? 'moved' : 'done';
 }
 
@@ -510,7 +510,7 @@ async function stepOnRoad(
   if (next.status && next.status !== from) {
     const to = next.status;
     events = shipmentLifecycle.move(from, to, `Shipment ${shipment.id}`);
-    if (to === 'SHIPPED') await bookOut(tx, client, shipment, now, opts.correctShortage, road.scenario.name === 'lots-and-serials');
+    if (to === 'SHIPPED') await bookOut(tx, client.id, shipment, now, opts.correctShortage, road.scenario.name === 'lots-and-serials');
     await updateShipment(tx, shipment.id, { status: to, roadStep: next.at, ...(await enterFields(tx, shipment, to, now)) });
   } else {
     const tracking = shipment.tracking as Tracking;
@@ -530,7 +530,7 @@ async function stepOnRoad(
     if (next.stockMutations?.includes('RETURN'))
       await returnEverything(tx, client, shipment, now, road.scenario.name === 'damaged-return' ? 'DAMAGED' : 'RETURN');
   }
-  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, client.id, shipment.id, event, now);
   if (next.status === 'SHIPPED' && from !== 'SHIPPED') await fulfilIfComplete(tx, shipment.orderId, now);
   return road.steps.some((s) => s.at > next.at) ? 'moved' : 'done';
 }
@@ -562,10 +562,10 @@ async function returnEverything(tx: Tx, client: Client, shipment: ShipmentRow, n
 }
 
 /** Puts a shipment in ERROR, where it waits for an operator. */
-export async function failShipment(tx: Tx, payloads: EventPayloads, client: Client, shipment: ShipmentRow, now: Date): Promise<void> {
+export async function failShipment(tx: Tx, payloads: EventPayloads, clientId: number, shipment: ShipmentRow, now: Date): Promise<void> {
   const events = shipmentLifecycle.move(shipment.status as ShipmentStatus, 'ERROR', `Shipment ${shipment.id}`);
   await updateShipment(tx, shipment.id, { status: 'ERROR' });
-  for (const event of events) await emitShipmentEvent(tx, payloads, client, shipment.id, event, now);
+  for (const event of events) await emitShipmentEvent(tx, payloads, clientId, shipment.id, event, now);
 }
 
 /** Walks a shipment to SHIPPED now, booking in what is missing; its tracking is left to the clock. */

@@ -2,7 +2,6 @@
 // that shape: the port below is made by the representation (representation/events.ts), built once per app by
 // composeServices (app.ts) and handed down as a parameter to whatever emits an event.
 import type { Tx } from '../../platform/db/index.ts';
-import type { Client } from '../clients/client.ts';
 import { emitEvent } from './outbox.ts';
 
 /** Makes an event's `data` from the rows as they are in the transaction that emits it. */
@@ -15,24 +14,24 @@ export interface EventPayloads {
 export async function emitShipmentEvent(
   tx: Tx,
   payloads: EventPayloads,
-  client: Client,
+  clientId: number,
   shipmentId: number,
   type: string,
   occurredOn: Date,
 ): Promise<void> {
   const data = await payloads.shipment(tx, shipmentId);
-  await emitEvent(tx, client.id, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data });
+  await emitEvent(tx, clientId, { type, entity: 'shipment', entityId: shipmentId, occurredOn, data });
 }
 
 /** Emits an inbound event with the inbound as it is now in this transaction. */
 export async function emitInboundEvent(
   tx: Tx,
   payloads: EventPayloads,
-  client: Pick<Client, 'id'>,
+  clientId: number,
   inboundId: number,
   type: string,
   occurredOn: Date,
 ): Promise<void> {
   const data = await payloads.inbound(tx, inboundId);
-  await emitEvent(tx, client.id, { type, entity: 'inbound', entityId: inboundId, occurredOn, data });
+  await emitEvent(tx, clientId, { type, entity: 'inbound', entityId: inboundId, occurredOn, data });
 }

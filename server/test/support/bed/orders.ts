@@ -15,7 +15,7 @@ export async function productOnShelf(bed: ModuleTestBed, client: Client, sku: st
     await bed.db.transaction((tx) =>
       putStock(
         tx,
-        client,
+        client.id,
         pickLocation(client.defaultWarehouse, product.id),
         { productId: product.id, sku, quantity },
         { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: 'test stock' },
@@ -29,7 +29,7 @@ let orders = 0;
 /** An order of the client for these items, delivered in Amsterdam. */
 export async function placedOrder(bed: ModuleTestBed, client: Client, items: { sku: string; quantity: number }[]): Promise<PlacedOrder> {
   const [type] = await bed.db.select().from(schema.orderTypes).where(eq(schema.orderTypes.clientId, client.id)).limit(1);
-  return placeOrder(bed.db, bed.services.orderPlacing, client, {
+  return placeOrder(bed.db, bed.services.orderPlacing, client.id, {
     externalOrderNumber: `MODULE-${++orders}-${client.id}`,
     locale: 'nl-NL',
     orderTypeId: type.id,
