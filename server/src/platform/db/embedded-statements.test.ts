@@ -18,12 +18,26 @@ beforeAll(async () => {
 afterAll(() => client.close());
 
 /** drizzle's options for a query with fields: rows as arrays, dates left as text. */
-const arrayMode = { rowMode: 'array' as const, parsers: { [types.TIMESTAMPTZ]: (value: string) => value, [types.DATE]: (value: string) => value } };
+const arrayMode = {
+  rowMode: 'array' as const,
+  parsers: { [types.TIMESTAMPTZ]: (value: string) => value, [types.DATE]: (value: string) => value },
+};
 
 describe('drizzle queries prepared by name on PGlite', () => {
   it('answers every type as PGlite does, with its serializers and parsers, in both row modes', async () => {
-    const insert = 'insert into t (name, amount, at, day, doc, flag, tags, bytes, counts) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
-    const values = ['a', '12.50', new Date('2026-01-02T03:04:05.678Z'), '2026-01-02', { b: [1, 'x'] }, true, ['p', 'q"r'], new Uint8Array([0, 255]), [1, 2]];
+    const insert =
+      'insert into t (name, amount, at, day, doc, flag, tags, bytes, counts) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *';
+    const values = [
+      'a',
+      '12.50',
+      new Date('2026-01-02T03:04:05.678Z'),
+      '2026-01-02',
+      { b: [1, 'x'] },
+      true,
+      ['p', 'q"r'],
+      new Uint8Array([0, 255]),
+      [1, 2],
+    ];
     const ours = await fast.query(insert, values);
     const row = ours.rows[0] as Record<string, unknown>;
     expect(row).toMatchObject({ name: 'a', amount: '12.50', doc: { b: [1, 'x'] }, flag: true, tags: ['p', 'q"r'], counts: [1, 2] });
