@@ -43,8 +43,13 @@ export const byName = <A extends TProperties>(attributes: TObject<A>) =>
 
 /** The contract's resource schema (contract/src/jsonapi.ts `Resource`): its attribute and relationship names. */
 type Contract = TObject & { properties: { type: TSchema; attributes: TObject; relationships?: TObject } };
+// A type the contract gives no relationships has them typed as any properties (string keys): it has none.
 type Members<C extends Contract, Part extends 'attributes' | 'relationships'> =
-  NonNullable<C['properties'][Part]> extends TObject<infer P extends TProperties> ? keyof P & string : never;
+  NonNullable<C['properties'][Part]> extends TObject<infer P extends TProperties>
+    ? string extends keyof P
+      ? never
+      : keyof P & string
+    : never;
 type Relationship<Row> = ToOne<keyof Row & string> | Held;
 
 type HeldNames<R> = { [K in keyof R]: R[K] extends Held ? K : never }[keyof R];
@@ -140,7 +145,8 @@ export function describe<
   };
   const sql = resource(contract, columnOf('id'), path, {
     attributes: Object.fromEntries(Object.entries(attributes).map(([name, key]) => [name, columnOf(key)])),
-    ...(relationshipNames.length
+    // None for a type the contract gives none (so none is written); any given is checked against the contract's.
+    ...(Object.keys(relationships).length
       ? { relationships: Object.fromEntries(Object.entries(relationships).map(([name, relationship]) => [name, sqlOf(relationship)])) }
       : {}),
   });

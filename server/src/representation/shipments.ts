@@ -38,7 +38,7 @@ const shipment = describe(Shipment, shipments, 'shipments', {
 /** The shipment from its row and the ids of its items (server/test/representation.test.ts holds it to the SQL on real rows). */
 export const shipmentResource = (s: ShipmentRow, itemIds: number[], base: string): ResourceObject =>
   shipment.map(s, { shipmentItems: itemIds }, base);
-const shipmentSql = shipment.sql;
+export const shipmentSql = shipment.sql;
 
 const items = sql`select ${shipmentItemSql.json}, 0, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
 /** The kinds of shipment pages, each rendered once (sql.ts): with or without items, and a list page that ends early rather than include more items than the per-page bound. */
