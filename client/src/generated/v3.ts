@@ -1571,6 +1571,7 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
+                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -2092,6 +2093,7 @@ export interface operations {
                                 extra4?: string | null;
                                 extra5?: string | null;
                             } | null;
+                            giftMessage?: string | null;
                             /**
                              * @description An order created on hold stays on hold until released.
                              * @default false
@@ -2272,6 +2274,7 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
+                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -2766,6 +2769,7 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
+                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -3221,6 +3225,7 @@ export interface operations {
                                 extra4?: string | null;
                                 extra5?: string | null;
                             } | null;
+                            giftMessage?: string | null;
                             onHold: boolean;
                             channelIdentifier?: string | null;
                             currency?: string | null;
@@ -3280,6 +3285,7 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
+                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -3813,6 +3819,7 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
+                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {

@@ -34,6 +34,7 @@ const order = describe(Order, orders, 'orders', {
     channelIdentifier: 'channelIdentifier',
     currency: 'currency',
     createdOn: 'createdAt',
+    giftMessage: 'giftMessage',
   },
   relationships: {
     orderType: toOne('orderType', 'orderTypeId'),
