@@ -1571,7 +1571,6 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
-                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -2093,7 +2092,6 @@ export interface operations {
                                 extra4?: string | null;
                                 extra5?: string | null;
                             } | null;
-                            giftMessage?: string | null;
                             /**
                              * @description An order created on hold stays on hold until released.
                              * @default false
@@ -2274,7 +2272,6 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
-                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -2769,7 +2766,6 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
-                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -3225,7 +3221,6 @@ export interface operations {
                                 extra4?: string | null;
                                 extra5?: string | null;
                             } | null;
-                            giftMessage?: string | null;
                             onHold: boolean;
                             channelIdentifier?: string | null;
                             currency?: string | null;
@@ -3285,7 +3280,6 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
-                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {
@@ -3819,7 +3813,6 @@ export interface operations {
                                 currency: string;
                                 /** Format: date-time */
                                 createdOn: string;
-                                giftMessage: string | null;
                             };
                             relationships: {
                                 orderType: {

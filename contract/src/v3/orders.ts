@@ -58,7 +58,6 @@ const OrderWritable = {
   preferredShippingDate: Type.Optional(Nullable(DateOnly)),
   allowPartialDelivery: Type.Optional(Nullable(Type.Boolean({ default: false }))),
   metadata: Type.Optional(Nullable(OrderMetadata)),
-  giftMessage: Type.Optional(Nullable(str(200, 'A message printed on the packing slip.'))),
 };
 
 export const OrderCreateAttributes = Type.Object(
@@ -113,7 +112,6 @@ export const OrderAttributes = Type.Object({
   channelIdentifier: Nullable(Type.String()),
   currency: Type.String(),
   createdOn: Type.String({ format: 'date-time' }),
-  giftMessage: Nullable(Type.String()),
 });
 
 export const OrderRelationships = Type.Object({

@@ -34,7 +34,6 @@ const order = describe(Order, orders, 'orders', {
     channelIdentifier: 'channelIdentifier',
     currency: 'currency',
     createdOn: 'createdAt',
-    giftMessage: 'giftMessage',
   },
   relationships: {
     orderType: toOne('orderType', 'orderTypeId'),

@@ -73,7 +73,6 @@ const orderFields = {
   metadata: withDefault<Metadata | null>(Object.freeze({})),
   channelIdentifier: placedOnly(optional<string>()),
   currency: placedOnly(withDefault<string | null>(defaults.currency)),
-  giftMessage: optional<string>(),
 } satisfies {
   // Each key a column of orders; what an update writes, of the column's type.
   [K in keyof OrderRow]?: PlacedField<never, unknown, boolean> & { changed?(given: never, stored: OrderRow[K]): OrderRow[K] };

@@ -32,7 +32,6 @@ export const orders = pgTable(
     metadata: jsonb().$type<Metadata>().notNull().default({}),
     channelIdentifier: text(),
     currency: text().notNull().default('EUR'),
-    giftMessage: text(),
     // References, so a settings change can never leave an order pointing at a removed entry (PUT /sandbox/settings).
     orderTypeId: integer()
       .notNull()
