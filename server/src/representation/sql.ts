@@ -2,8 +2,8 @@
 // shipment list pages are the hottest reads of the API: one statement per page gives the data and the included
 // resources as the text that is sent, where mapping rows in the server cost several queries, a driver parse of every
 // column, a mapping pass and a serialization (bench/RESULTS.md, findings). The resource types that use it (orders,
-// order items, addresses, pick-up points, shipments, shipment items) declare their expression in their own module
-// with `resource` below; each of those modules also has the TypeScript mapper the expression is tested against.
+// order items, addresses, pick-up points, shipments, shipment items) describe themselves in their own module with
+// `describe` (description.ts), which makes both their TypeScript mapper and, through `resource` below, their expression.
 //
 // The JSON is concatenated text rather than json_build_object: PostgreSQL looks up the type of every argument of
 // json_build_object on every call, which made the nested identifiers of a page cost four times as much. Strings go
