@@ -4,8 +4,9 @@
 // where a resource needs more than its row, `<type>Documents`: a selection → the resource objects (and includes) in a
 // fixed number of queries. The selection is what the module service selected: for orders, order items, addresses,
 // pick-up points, shipments and shipment items an SQL query of ids, which the SQL fast path (sql.ts) turns into the
-// JSON text of the whole page in one statement, and which server/test/representation.test.ts holds to the mapper on
-// real rows; for the other types the rows the service read, so no list or create answer costs a query more.
+// JSON text of the whole page in one statement (those six types are each one description, description.ts, from which
+// both their mapper and their SQL come; server/test/representation.test.ts holds the two equal on real rows); for the
+// other types the rows the service read, so no list or create answer costs a query more.
 export { documentBody } from './sql.ts';
 export { eventPayloads } from './events.ts';
 export { documentsOutOfStep, installStoredJson, placementJson } from './stored.ts';

@@ -2,44 +2,30 @@
 import { OrderItem } from '@shopapi/contract';
 import { schema, type Db } from '../platform/db/index.ts';
 import type { OrderItemRow } from '../modules/orders/service.ts';
-import { extras, one, self, type IdQuery, type ResourceObject } from './resource.ts';
-import { oneText, resource, tableDocuments } from './sql.ts';
+import type { IdQuery, ResourceObject } from './resource.ts';
+import { describe, toOne } from './description.ts';
+import { tableDocuments } from './sql.ts';
 
 const { orderItems } = schema;
 
-/** The order item from its row: the definition the SQL below is held to (server/test/representation.test.ts). */
-export function orderItemResource(i: OrderItemRow, base: string): ResourceObject {
-  return {
-    type: 'orderItem',
-    id: i.id,
-    attributes: {
-      sku: i.sku,
-      quantity: i.quantity,
-      channelIdentifier: i.channelIdentifier,
-      fulfillFrom: i.fulfillFrom,
-      price: i.price,
-      vat: i.vat,
-      name: i.name,
-      metadata: extras(i.metadata, ['extra6', 'extra7']),
-    },
-    relationships: { order: one('order', i.orderId), product: one('product', i.productId) },
-    links: self(base, 'orderItems', i.id),
-  };
-}
-
-export const orderItemSql = resource(OrderItem, orderItems.id, 'orderItems', {
+/** The order item: each attribute from a column of its row, its relationships; its mapper and its SQL both come from here. */
+const orderItem = describe(OrderItem, orderItems, 'orderItems', {
   attributes: {
-    sku: orderItems.sku,
-    quantity: orderItems.quantity,
-    channelIdentifier: orderItems.channelIdentifier,
-    fulfillFrom: orderItems.fulfillFrom,
-    price: orderItems.price,
-    vat: orderItems.vat,
-    name: orderItems.name,
-    metadata: orderItems.metadata,
+    sku: 'sku',
+    quantity: 'quantity',
+    channelIdentifier: 'channelIdentifier',
+    fulfillFrom: 'fulfillFrom',
+    price: 'price',
+    vat: 'vat',
+    name: 'name',
+    metadata: 'metadata',
   },
-  relationships: { order: oneText('order', orderItems.orderId), product: oneText('product', orderItems.productId) },
+  relationships: { order: toOne('order', 'orderId'), product: toOne('product', 'productId') },
 });
+
+/** The order item from its row (server/test/representation.test.ts holds it to the SQL on real rows). */
+export const orderItemResource = (i: OrderItemRow, base: string): ResourceObject => orderItem.map(i, {}, base);
+export const orderItemSql = orderItem.sql;
 
 /** The order items whose ids `ids` selects, in id order. */
 export const orderItemDocuments = (db: Db, ids: IdQuery, base: string) => tableDocuments(db, orderItemSql, ids, base);

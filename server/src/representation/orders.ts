@@ -2,17 +2,49 @@
 // (sql.ts) in one statement per page. Orders and their items are read from their stored JSON (stored.ts), which
 // triggers write from the expressions below; addresses and pick-up points are written by the page's statement.
 import { sql, type SQL } from 'drizzle-orm';
-import { Order, metadataExtraFields, orderIncludes } from '@shopapi/contract';
+import { Order, orderIncludes } from '@shopapi/contract';
 import { schema, type Db } from '../platform/db/index.ts';
 import type { OrderRow, PlacedOrder } from '../modules/orders/service.ts';
-import { extras, many, one, self, type IdQuery, type ResourceObject } from './resource.ts';
-import { iso } from '../platform/time.ts';
-import { documents, inPage, isoText, madeOnce, manyText, oneText, ownedOneText, pageText, resource, type Parts } from './sql.ts';
+import type { IdQuery, ResourceObject } from './resource.ts';
+import { describe, heldMany, heldOne, toOne } from './description.ts';
+import { documents, inPage, madeOnce, pageText, type Parts } from './sql.ts';
 import { orderItemResource } from './order-items.ts';
 import { addressResource, addressSql } from './addresses.ts';
 import { pickUpPointResource, pickUpPointSql } from './pick-up-points.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, orderAttachments, orderJson, orderItemJson } = schema;
+
+/** The order: each attribute from a column of its row, its relationships; its mapper and its SQL both come from here. */
+const order = describe(Order, orders, 'orders', {
+  attributes: {
+    externalOrderNumber: 'externalOrderNumber',
+    locale: 'locale',
+    reference: 'reference',
+    orderedOn: 'orderedOn',
+    consumerReference: 'consumerReference',
+    promotionCode: 'promotionCode',
+    email: 'email',
+    phoneNumber: 'phoneNumber',
+    vatNumber: 'vatNumber',
+    fulfillFrom: 'fulfillFrom',
+    preferredShippingDate: 'preferredShippingDate',
+    allowPartialDelivery: 'allowPartialDelivery',
+    onHold: 'onHold',
+    metadata: 'metadata',
+    channelIdentifier: 'channelIdentifier',
+    currency: 'currency',
+    createdOn: 'createdAt',
+  },
+  relationships: {
+    orderType: toOne('orderType', 'orderTypeId'),
+    preferredShippingMethod: toOne('shippingMethod', 'preferredShippingMethodId'),
+    deliveryAddress: toOne('address', 'deliveryAddressId'),
+    billingAddress: toOne('address', 'billingAddressId'),
+    pickUpPoint: heldOne('pickUpPoint', pickUpPoints.id, pickUpPoints.orderId),
+    orderItems: heldMany('orderItem', orderItems.id, orderItems.orderId),
+    orderAttachments: heldMany('orderAttachment', orderAttachments.id, orderAttachments.orderId),
+  },
+});
 
 /** The ids of the resources an order points to that are not columns of its row. */
 export interface OrderRelated {
@@ -21,74 +53,16 @@ export interface OrderRelated {
   orderAttachmentIds: number[];
 }
 
-/** The order from its row: the definition the SQL below is held to (server/test/representation.test.ts). */
-export function orderResource(o: OrderRow, related: OrderRelated, base: string): ResourceObject {
-  return {
-    type: 'order',
-    id: o.id,
-    attributes: {
-      externalOrderNumber: o.externalOrderNumber,
-      locale: o.locale,
-      reference: o.reference,
-      orderedOn: iso(o.orderedOn),
-      consumerReference: o.consumerReference,
-      promotionCode: o.promotionCode,
-      email: o.email,
-      phoneNumber: o.phoneNumber,
-      vatNumber: o.vatNumber,
-      fulfillFrom: o.fulfillFrom,
-      preferredShippingDate: o.preferredShippingDate,
-      allowPartialDelivery: o.allowPartialDelivery,
-      onHold: o.onHold,
-      metadata: extras(o.metadata, metadataExtraFields),
-      channelIdentifier: o.channelIdentifier,
-      currency: o.currency,
-      createdOn: o.createdAt.toISOString(),
-    },
-    relationships: {
-      orderType: one('orderType', o.orderTypeId),
-      preferredShippingMethod: one('shippingMethod', o.preferredShippingMethodId),
-      deliveryAddress: one('address', o.deliveryAddressId),
-      billingAddress: one('address', o.billingAddressId),
-      pickUpPoint: one('pickUpPoint', related.pickUpPointId),
-      orderItems: many('orderItem', related.orderItemIds),
-      orderAttachments: many('orderAttachment', related.orderAttachmentIds),
-    },
-    links: self(base, 'orders', o.id),
-  };
-}
+/** The order from its row (server/test/representation.test.ts holds it to the SQL on real rows). */
+export const orderResource = (o: OrderRow, related: OrderRelated, base: string): ResourceObject =>
+  order.map(
+    o,
+    { pickUpPoint: related.pickUpPointId, orderItems: related.orderItemIds, orderAttachments: related.orderAttachmentIds },
+    base,
+  );
 
 /** The order's resource object as the database writes it: what its stored JSON is made of (stored.ts). */
-export const orderSql = resource(Order, orders.id, 'orders', {
-  attributes: {
-    externalOrderNumber: orders.externalOrderNumber,
-    locale: orders.locale,
-    reference: orders.reference,
-    orderedOn: isoText(orders.orderedOn),
-    consumerReference: orders.consumerReference,
-    promotionCode: orders.promotionCode,
-    email: orders.email,
-    phoneNumber: orders.phoneNumber,
-    vatNumber: orders.vatNumber,
-    fulfillFrom: orders.fulfillFrom,
-    preferredShippingDate: orders.preferredShippingDate,
-    allowPartialDelivery: orders.allowPartialDelivery,
-    onHold: orders.onHold,
-    metadata: orders.metadata,
-    channelIdentifier: orders.channelIdentifier,
-    currency: orders.currency,
-    createdOn: isoText(orders.createdAt),
-  },
-  relationships: {
-    orderType: oneText('orderType', orders.orderTypeId),
-    preferredShippingMethod: oneText('shippingMethod', orders.preferredShippingMethodId),
-    deliveryAddress: oneText('address', orders.deliveryAddressId),
-    billingAddress: oneText('address', orders.billingAddressId),
-    pickUpPoint: ownedOneText('pickUpPoint', pickUpPoints.id, pickUpPoints.orderId),
-    orderItems: manyText('orderItem', orderItems.id, orderItems.orderId),
-    orderAttachments: manyText('orderAttachment', orderAttachments.id, orderAttachments.orderId),
-  },
-});
+export const orderSql = order.sql;
 
 /**
  * Orders in page order, and the related resources `include` names grouped by order (items, delivery and billing

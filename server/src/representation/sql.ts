@@ -2,8 +2,8 @@
 // shipment list pages are the hottest reads of the API: one statement per page gives the data and the included
 // resources as the text that is sent, where mapping rows in the server cost several queries, a driver parse of every
 // column, a mapping pass and a serialization (bench/RESULTS.md, findings). The resource types that use it (orders,
-// order items, addresses, pick-up points, shipments, shipment items) declare their expression in their own module
-// with `resource` below; each of those modules also has the TypeScript mapper the expression is tested against.
+// order items, addresses, pick-up points, shipments, shipment items) describe themselves in their own module with
+// `describe` (description.ts), which makes both their TypeScript mapper and, through `resource` below, their expression.
 //
 // The JSON is concatenated text rather than json_build_object: PostgreSQL looks up the type of every argument of
 // json_build_object on every call, which made the nested identifiers of a page cost four times as much. Strings go
@@ -25,7 +25,7 @@
 // page query; a request only renders its own page query and binds the base of its links (a `request` CTE the
 // expressions read, so they carry no parameters). Orders and order items are written by their expressions into stored
 // text on every write instead (stored.ts); their pages read that text and put the base into its links.
-import { getTableColumns, getTableName, is, sql, SQL } from 'drizzle-orm';
+import { is, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { limits } from '@shopapi/contract';
@@ -67,7 +67,7 @@ function concatenated(pieces: Piece[]): SQL {
 }
 
 /** The same text as Date#toISOString (milliseconds, UTC, Z), quoted; both truncate microseconds. */
-export const isoText = (column: AnyPgColumn) =>
+const isoText = (column: AnyPgColumn) =>
   sql`coalesce('"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
 /** A column's value as JSON text (its text form where that is JSON), `null` for NULL. */
 function columnJson(column: AnyPgColumn): SQL {
@@ -98,7 +98,7 @@ export const manyText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Rel
 /** A to-one relationship held by the other side: the row of `id`'s table whose `owner` column (unique) points to the resource. */
 export const ownedOneText = (type: string, id: AnyPgColumn, owner: AnyPgColumn): Related => ({ related: 'one', type, id, owner });
 
-type SchemaNode = TSchema & { type?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
+export type SchemaNode = TSchema & { type?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
 /**
  * A jsonb value as JSON text shaped by its contract schema: objects with the schema's members in the schema's order
  * (null where absent), arrays element by element, scalars in jsonb's text (JSON). jsonb's own text form orders keys by
@@ -127,17 +127,6 @@ function arrayFromJsonb(value: SQL, items: SchemaNode, depth: number): SQL {
   const alias = sql.raw(`element_${depth + 1}`);
   return sql`case when jsonb_typeof(${value}) = 'array' then coalesce((select '[' || string_agg(${fromJsonb(sql`${alias}.value`, items, depth + 1)}, ',' order by ${alias}.position) || ']' from jsonb_array_elements(${value}) with ordinality as ${alias}(value, position)), '[]') else '[]' end`;
 }
-/** The attributes of a resource whose names are its table's column names: the contract's list, each from its column. */
-export function columnsOf(table: PgTable, attributes: TObject): Record<string, AnyPgColumn> {
-  const columns = getTableColumns(table) as Record<string, AnyPgColumn>;
-  return Object.fromEntries(
-    Object.keys(attributes.properties).map((key) => {
-      if (!columns[key]) throw new Error(`the contract's ${key} has no column in ${getTableName(table)}`);
-      return [key, columns[key]];
-    }),
-  );
-}
-
 /**
  * A resource type's SQL, rendered once: `json`, the resource object of a row of `id`'s table as JSON text, and the
  * grouped aggregates its relationships to other tables read (`related`, CTEs, and their `joins`). Those aggregate over

@@ -5,7 +5,10 @@
 // it once (planning this statement cost PGlite more than running it). Its text is rendered once, when this module
 // loads (textStatement): drizzle rendering it on every call was about 2.5 % of the server's busy time under load.
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { type Db, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
+import { CasingCache } from 'drizzle-orm/casing';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { casing, type Db, queryStatement, schema, textStatement } from '../../platform/db/index.ts';
+import { placedColumnKeys, type PlacedFields } from './fields.ts';
 
 const { orders, orderItems, addresses, pickUpPoints } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -13,27 +16,11 @@ export type OrderItemRow = typeof orderItems.$inferSelect;
 export type AddressRow = typeof addresses.$inferSelect;
 export type PickUpPointRow = typeof pickUpPoints.$inferSelect;
 
-/** The order's own columns that the client gives, defaults applied; the order type and shipping method come from the lookup. */
-export interface OrderValues {
-  externalOrderNumber: string;
-  locale: string;
-  reference: string | null;
-  /** ISO 8601. */
-  orderedOn: string | null;
-  consumerReference: string | null;
-  promotionCode: string | null;
-  email: string;
-  phoneNumber: string | null;
-  vatNumber: string | null;
-  fulfillFrom: string | null;
-  preferredShippingDate: string | null;
-  allowPartialDelivery: boolean;
-  onHold: boolean;
-  metadata: Record<string, string | null>;
-  channelIdentifier: string | null;
-  currency: string;
-  isValid: boolean;
-}
+/**
+ * The order's own columns that the client gives, defaults applied (fields.ts), and v2's validity; the order type and
+ * shipping method come from the lookup.
+ */
+export type OrderValues = PlacedFields & { isValid: boolean };
 
 /** An item as given, its vat default applied; its product, and the product's name when it has none, come from the lookup. */
 export interface OrderItemValues {
@@ -85,6 +72,21 @@ const addressRecord = sql.raw(
   '"firstName" text, "lastName" text, prefix text, company text, street1 text, street2 text, "houseNumber" text, "houseNumberExtension" text, postcode text, city text, region text, "countryCode" text, "translatedName" text',
 );
 
+/**
+ * The order's fields the client gives (fields.ts), as the placing statement names them: the columns it inserts, the
+ * members of the order's JSON it reads them from, and their types there. Made once, when this module loads.
+ */
+function placedLists() {
+  const names = new CasingCache(casing);
+  const quoted = (name: string) => `"${name}"`;
+  return {
+    columns: sql.raw(placedColumnKeys.map((key) => quoted(names.getColumnCasing(orders[key]))).join(', ')),
+    values: sql.raw(placedColumnKeys.map((key) => `o.${quoted(key)}`).join(', ')),
+    record: sql.raw(placedColumnKeys.map((key) => `${quoted(key)} ${orders[key].getSQLType()}`).join(', ')),
+  };
+}
+const fieldLists = placedLists();
+
 /** The statement's answer: the references found, and the rows written (as the database's JSON: snake_case). */
 interface Answer {
   orderType: number | null;
@@ -107,6 +109,12 @@ const keys: ReadonlyMap<string, string> = new Map(
   ),
 );
 const keyOf = (column: string) => keys.get(column) ?? camelCase(column);
+/** The TypeScript names of a table's timestamp columns, which a row holds as dates. */
+const timestampsOf = (table: PgTable) =>
+  Object.entries(getTableColumns(table) as Record<string, AnyPgColumn>)
+    .filter(([, column]) => column.dataType === 'date')
+    .map(([key]) => key);
+const orderTimestamps = timestampsOf(orders);
 
 /** A row as drizzle reads it: the columns by their TypeScript names, timestamps as dates. */
 function rowOf<T>(json: Record<string, unknown>, timestamps: string[] = []): T {
@@ -198,21 +206,14 @@ const placeOrderStatement = (hook: PlacementHook | undefined) =>
       where jsonb_typeof(input.doc -> 'billing') = 'object'
       returning *),
     inserted as (
-      insert into orders (id, client_id, external_order_number, locale, reference, ordered_on, consumer_reference, promotion_code,
-        email, phone_number, vat_number, fulfill_from, preferred_shipping_date, allow_partial_delivery, on_hold, metadata,
-        channel_identifier, currency, order_type_id, preferred_shipping_method_id, delivery_address_id, billing_address_id,
-        is_valid, created_at)
+      insert into orders (id, client_id, ${fieldLists.columns}, order_type_id, preferred_shipping_method_id, delivery_address_id,
+        billing_address_id, is_valid, created_at)
       overriding system value
-      select new_order.id, clients.id, o."externalOrderNumber", o.locale, o.reference, o."orderedOn", o."consumerReference",
-        o."promotionCode", o.email, o."phoneNumber", o."vatNumber", o."fulfillFrom", o."preferredShippingDate",
-        o."allowPartialDelivery", o."onHold", o.metadata, o."channelIdentifier", o.currency, order_type.id, shipping_method.id,
+      select new_order.id, clients.id, ${fieldLists.values}, order_type.id, shipping_method.id,
         (select id from delivery), coalesce((select id from billing), (select id from delivery)), o."isValid",
         input.now + clients.clock_offset_seconds * interval '1 second'
       from new_order, input, clients, order_type, shipping_method,
-        jsonb_to_record(input.doc -> 'order') as o("externalOrderNumber" text, locale text, reference text,
-          "orderedOn" timestamptz, "consumerReference" text, "promotionCode" text, email text, "phoneNumber" text,
-          "vatNumber" text, "fulfillFrom" text, "preferredShippingDate" date, "allowPartialDelivery" boolean,
-          "onHold" boolean, metadata jsonb, "channelIdentifier" text, currency text, "isValid" boolean)
+        jsonb_to_record(input.doc -> 'order') as o(${fieldLists.record}, "isValid" boolean)
       where clients.id = input.client_id
       returning *),
     pick_up_point as (
@@ -279,7 +280,7 @@ export function orderPlacing(hook?: PlacementHook): OrderPlacing {
       return {
         references,
         placed: {
-          order: rowOf<OrderRow>(found.order, ['orderedOn', 'createdAt', 'fulfilledAt']),
+          order: rowOf<OrderRow>(found.order, orderTimestamps),
           items: found.items.map((item) => rowOf<OrderItemRow>(item)),
           deliveryAddress: rowOf<AddressRow>(found.deliveryAddress!),
           billingAddress: rowOf<AddressRow>(found.billingAddress!),

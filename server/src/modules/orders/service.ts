@@ -4,6 +4,7 @@ import { defaults, euCountryCodes, type WarehouseCode } from '@shopapi/contract'
 import { type Db, isUniqueViolation, ownedBy, schema } from '../../platform/db/index.ts';
 import { clientNow } from '../clients/service.ts';
 import type { OrderItemRow, OrderPlacing, OrderRow, PlacedOrder } from './repository.ts';
+import { changedFields, type OrderFields, placedFields } from './fields.ts';
 import type { Client } from '../clients/client.ts';
 import { findOrderType, warehousesOf } from '../reference/service.ts';
 import type { Page } from '../../platform/page.ts';
@@ -13,32 +14,10 @@ import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
 const { orders, orderItems, addresses, pickUpPoints, shipments, shipmentItems } = schema;
 
-export type { OrderItemRow, OrderRow, PlacedOrder };
+export type { OrderFields, OrderItemRow, OrderRow, PlacedOrder };
 
 /** Free fields (extra1..extra5 on an order, extra6 and extra7 on an item). */
 type Metadata = Record<string, string | null>;
-
-/** What the service did beyond what was asked (a default filled in, a value converted), named by its path in the input. */
-/** The fields of an order a client sets; absent ones take their defaults on create. */
-export interface OrderFields {
-  externalOrderNumber: string;
-  locale: string;
-  reference?: string | null;
-  /** A date (2024-05-01) or a date-time. */
-  orderedOn?: string | null;
-  consumerReference?: string | null;
-  promotionCode?: string | null;
-  email?: string | null;
-  phoneNumber?: string | null;
-  vatNumber?: string | null;
-  fulfillFrom?: WarehouseCode | null;
-  preferredShippingDate?: string | null;
-  allowPartialDelivery?: boolean | null;
-  onHold?: boolean;
-  channelIdentifier?: string | null;
-  currency?: string | null;
-  metadata?: Metadata | null;
-}
 
 export interface AddressInput {
   firstName?: string | null;
@@ -105,11 +84,6 @@ export interface OrderChanges extends OrderFields {
   onHold: boolean;
 }
 
-function orderedOnOf(value: string | null | undefined): Date | null {
-  if (!value) return null;
-  return new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-}
-
 const existingOrderConflict = (id: number, externalOrderNumber: string) =>
   domainError('409-1', `An order with externalOrderNumber "${externalOrderNumber}" already exists.`, {
     path: ['externalOrderNumber'],
@@ -174,25 +148,7 @@ export async function placeOrder(
       {
         orderTypeId: input.orderTypeId,
         shippingMethodId: input.preferredShippingMethodId,
-        order: {
-          externalOrderNumber: input.externalOrderNumber,
-          locale: input.locale,
-          reference: input.reference || null,
-          orderedOn: orderedOnOf(input.orderedOn)?.toISOString() ?? null,
-          consumerReference: input.consumerReference || null,
-          promotionCode: input.promotionCode || null,
-          email: input.email ?? defaults.noReplyEmail,
-          phoneNumber: input.phoneNumber ?? null,
-          vatNumber: input.vatNumber ?? null,
-          fulfillFrom: input.fulfillFrom ?? null,
-          preferredShippingDate: input.preferredShippingDate ?? null,
-          allowPartialDelivery: input.allowPartialDelivery ?? defaults.allowPartialDelivery,
-          onHold: input.onHold ?? defaults.onHold,
-          metadata: input.metadata ?? {},
-          channelIdentifier: input.channelIdentifier ?? null,
-          currency: input.currency ?? defaults.currency,
-          isValid: input.isValid ?? true,
-        },
+        order: { ...placedFields(input), isValid: input.isValid ?? true },
         delivery,
         billing: billing && billing !== 'delivery' ? billing : undefined,
         pickUpPoint: input.pickUpPoint,
@@ -339,8 +295,6 @@ export async function updateOrder(
   }
   problems.throwIfAny();
 
-  const erasable = (value: string | null | undefined, current: string | null) => (value === '' ? null : (value ?? current));
-  const keep = <T>(value: T | undefined, current: T) => (value === undefined ? current : value);
   let allowPartialDelivery = order.allowPartialDelivery;
   if (a.allowPartialDelivery === null)
     allowPartialDelivery = (await findOrderType(db, client.id, order.orderTypeId))?.allowPartialDelivery ?? defaults.allowPartialDelivery;
@@ -353,22 +307,7 @@ export async function updateOrder(
         throw domainError('422', `Order ${id} is already fulfilled and cannot be modified; no changes were applied.`);
       await tx
         .update(orders)
-        .set({
-          externalOrderNumber: a.externalOrderNumber,
-          locale: a.locale,
-          onHold: a.onHold,
-          reference: erasable(a.reference, order.reference),
-          consumerReference: erasable(a.consumerReference, order.consumerReference),
-          promotionCode: erasable(a.promotionCode, order.promotionCode),
-          email: a.email ?? defaults.noReplyEmail,
-          phoneNumber: keep(a.phoneNumber, order.phoneNumber),
-          vatNumber: keep(a.vatNumber, order.vatNumber),
-          fulfillFrom: keep(a.fulfillFrom, order.fulfillFrom),
-          preferredShippingDate: keep(a.preferredShippingDate, order.preferredShippingDate),
-          orderedOn: a.orderedOn === undefined ? order.orderedOn : orderedOnOf(a.orderedOn),
-          allowPartialDelivery,
-          metadata: a.metadata ?? {},
-        })
+        .set({ ...changedFields(a, order), allowPartialDelivery })
         .where(eq(orders.id, id));
     });
   } catch (error) {
