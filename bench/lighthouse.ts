@@ -168,6 +168,77 @@ async function consoleClient() {
   return { session, orderId: order.data.id, slipId: slip.data.id, webhookId: webhook.data.id };
 }
 
+/** Runs of console screens that lost their tab or browser and were made again, for the section's text. */
+let consoleRetries = 0;
+
+/**
+ * How puppeteer and Lighthouse say that a run lost its tab or its browser: a command sent to a tab whose DevTools
+ * session is gone ("Session closed. Most likely the page has been closed", "Target closed", "Connection closed"), a
+ * crashed tab, or a page Lighthouse could not load or that stopped answering (a run then returns no scores at all).
+ */
+const lostTab = /Session closed|Target closed|Connection closed|TARGET_CRASHED|PAGE_HUNG|NO_FCP|NO_NAVSTART/;
+
+/**
+ * One Lighthouse run over a console screen, in a browser of its own, with the console's storage set before its scripts
+ * run: the tab's session (`stored`; none on the sign-in screen) and the colour mode it shares with the portal. All the
+ * screens once shared one browser, so that a tab or browser lost once (Lighthouse's protocol error "Session closed. Most
+ * likely the page has been closed") ended the whole table. Such a run is made again in a new browser, at most twice, and
+ * counted in the text. That error need not even reach the caller: Lighthouse's target manager sends its first commands to
+ * a newly attached target from an event listener and rethrows there every error but "Target closed", while puppeteer 24
+ * words a command to a target already gone "Session closed"; a rejection no caller holds is taken as the run's own.
+ */
+async function consoleRun(
+  url: string,
+  stored: string | null,
+  colourMode: 'dark' | 'light',
+): Promise<Report & { finalDisplayedUrl: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: chromiumFlags.filter((flag) => flag !== '--headless'),
+    });
+    let escaped: (reason: unknown) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      escaped = reject;
+    });
+    process.on('unhandledRejection', escaped);
+    try {
+      const page = await browser.newPage();
+      await page.evaluateOnNewDocument(
+        (session: string | null, mode: string) => {
+          if (location.protocol !== 'http:') return;
+          if (session) sessionStorage.setItem('shopapi-console-session', session);
+          localStorage.setItem('theme', mode);
+        },
+        stored,
+        colourMode,
+      );
+      const result = await Promise.race([
+        lighthouse(
+          url,
+          { output: 'json', onlyCategories: consoleCategories, disableStorageReset: true, logLevel: 'error' },
+          undefined,
+          page,
+        ),
+        lost,
+      ]);
+      if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+      const runtimeError = (result.lhr as { runtimeError?: { code: string; message: string } }).runtimeError;
+      if (runtimeError) throw new Error(`${runtimeError.code}: ${runtimeError.message}`);
+      return result.lhr as unknown as Report & { finalDisplayedUrl: string };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !lostTab.test(message)) throw error;
+      console.log(`  the run lost its tab or browser (${message.split('\n')[0]}); made again in a new browser`);
+      consoleRetries++;
+    } finally {
+      process.off('unhandledRejection', escaped);
+      await browser.close().catch(() => undefined);
+    }
+  }
+}
+
 async function consoleSection(): Promise<string> {
   const { session, orderId, slipId, webhookId } = await consoleClient();
   const screens = [
@@ -184,54 +255,26 @@ async function consoleSection(): Promise<string> {
     '/console/clock',
     '/console/settings',
   ];
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: chromiumFlags.filter((flag) => flag !== '--headless'),
-  });
   const rows: string[] = [];
-  try {
-    for (const screen of screens) {
-      for (const mode of ['dark', 'light'] as const) {
-        console.log(`Lighthouse console ${mode} ${screen}`);
-        const page = await browser.newPage();
-        // The console's own storage, set before its scripts run: the tab's session (signed in, except on the sign-in
-        // screen) and the colour mode it shares with the portal.
-        await page.evaluateOnNewDocument(
-          (stored: string | null, colourMode: string) => {
-            if (location.protocol !== 'http:') return;
-            if (stored) sessionStorage.setItem('shopapi-console-session', stored);
-            localStorage.setItem('theme', colourMode);
-          },
-          screen.endsWith('/sign-in') ? null : JSON.stringify(session),
-          mode,
-        );
-        const result = await lighthouse(
-          `${site}${screen}`,
-          { output: 'json', onlyCategories: consoleCategories, disableStorageReset: true, logLevel: 'error' },
-          undefined,
-          page,
-        );
-        await page.close();
-        if (!result) throw new Error(`Lighthouse gave no result for ${screen}`);
-        const report = result.lhr as unknown as Report;
-        const finalUrl = (result.lhr as { finalDisplayedUrl?: string }).finalDisplayedUrl ?? '';
-        // A signed-in screen that sent the browser back to sign-in would measure the wrong page.
-        if (!screen.endsWith('/sign-in') && finalUrl.includes('/sign-in')) throw new Error(`${screen} went to ${finalUrl}`);
-        const problems = failing(report, Object.keys(report.audits));
-        rows.push(
-          `| \`${screen.replace(/\/\d+$/, '/{id}')}\` | ${mode} | ${consoleCategories.map((category) => score(report, category)).join(' | ')} | ${problems.join('; ') || 'none'} |`,
-        );
+  for (const screen of screens) {
+    for (const mode of ['dark', 'light'] as const) {
+      console.log(`Lighthouse console ${mode} ${screen}`);
+      const report = await consoleRun(`${site}${screen}`, screen.endsWith('/sign-in') ? null : JSON.stringify(session), mode);
+      // A signed-in screen that sent the browser back to sign-in would measure the wrong page.
+      if (!screen.endsWith('/sign-in') && report.finalDisplayedUrl.includes('/sign-in')) {
+        throw new Error(`${screen} went to ${report.finalDisplayedUrl}`);
       }
+      const problems = failing(report, Object.keys(report.audits));
+      rows.push(
+        `| \`${screen.replace(/\/\d+$/, '/{id}')}\` | ${mode} | ${consoleCategories.map((category) => score(report, category)).join(' | ')} | ${problems.join('; ') || 'none'} |`,
+      );
     }
-  } finally {
-    await browser.close();
   }
   return [
     '<!-- lighthouse-console:begin -->',
     '## Console: Lighthouse',
     '',
-    `\`npm run bench:lighthouse\` (LIGHTHOUSE_ONLY=console for this table alone): Lighthouse 12's accessibility and best-practices audits over every screen of the sandbox console at /console/, as \`npm start\` serves it, signed in as a client with orders, shipments, a packing slip, a webhook and a failed request in its log (the sign-in screen signed out); mobile emulation; ${environment}. The tab's session and the colour mode are put in the page's storage before its scripts run, as signing in and the switch would.`,
+    `\`npm run bench:lighthouse\` (LIGHTHOUSE_ONLY=console for this table alone): Lighthouse 12's accessibility and best-practices audits over every screen of the sandbox console at /console/, as \`npm start\` serves it, signed in as a client with orders, shipments, a packing slip, a webhook and a failed request in its log (the sign-in screen signed out); mobile emulation; ${environment}. The tab's session and the colour mode are put in the page's storage before its scripts run, as signing in and the switch would. Each screen is measured in a browser of its own; runs that lost their tab or browser and were made again: ${consoleRetries}.`,
     '',
     '| Screen | Mode | Accessibility | Best practices | Audits not passed |',
     '|---|---|---|---|---|',

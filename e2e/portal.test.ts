@@ -161,10 +161,13 @@ describe('routes', () => {
         );
         expect(title, entry.href).toBe(entry.summary);
       }
+      // A click moves within the site, as the sidebar's links do: the page is not loaded again.
       const first = listed[0];
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
       await page.locator('.operation-index a').first().click();
       await page.waitForURL((url) => url.pathname === first.href);
       await expect.poll(() => page.locator('h1').first().textContent()).toBe(first.summary);
+      expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
       await context.close();
     }
   });

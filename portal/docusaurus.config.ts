@@ -22,6 +22,8 @@ import {operationIndex} from './reference/operation-index';
 /** The provider's public website, linked from the navbar and footer: PROVIDER_WEBSITE at build time. */
 const providerWebsite = process.env.PROVIDER_WEBSITE ?? 'https://www.shopapi-fulfilment.com/';
 const openapiDir = path.resolve(__dirname, '../contract/openapi');
+/** Where the references' pages are served: /specs/<id>/<operation>. */
+const referencesRouteBasePath = 'specs';
 
 /**
  * One API reference: generated from the contract's document into specs/<id>/, a page per operation under /specs/<id>/,
@@ -35,7 +37,7 @@ function reference(id: 'v3' | 'v2') {
     infoTemplate: `reference/info-${id}.mdx.mustache`,
     markdownGenerators: {
       createInfoPageMD: (page: Parameters<typeof createInfoPageMD>[0]) =>
-        `${createInfoPageMD(page)}\n\n${operationIndex(readOpenApiDocument(specPath))}`,
+        `${createInfoPageMD(page)}\n\n${operationIndex(readOpenApiDocument(specPath), `/${referencesRouteBasePath}/${id}/`)}`,
     },
     downloadUrl: `/specs/${id}/openapi.json`,
     // One category per tag, collapsed but for the one holding the page: a collapsed category's links are not rendered
@@ -106,7 +108,7 @@ const config: Config = {
       {
         id: 'specs',
         path: 'specs',
-        routeBasePath: 'specs',
+        routeBasePath: referencesRouteBasePath,
         sidebarPath: './sidebars-specs.ts',
         docItemComponent: '@theme/ApiItem',
       },
