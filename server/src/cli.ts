@@ -17,6 +17,7 @@ import type { ModuleServices } from './modules/services.ts';
 import { settingsFromDocument } from './api/sandbox/settings.ts';
 import { locating } from './api/shared/problem-pointers.ts';
 import { DomainError } from './platform/errors.ts';
+import { dropAbandonedStages } from './platform/file-parts.ts';
 
 const usage = `Usage:
   npm start                                   start the sandbox (PORT, HOST, DATA_DIR, DATABASE_URL)
@@ -125,6 +126,10 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
       console.log("Another process created the demo API client; its credentials are in that process's output.");
     }
   }
+  // Uploads a stopped process left half-written (platform/file-parts.ts): all of them on the embedded database, which
+  // this process alone serves; those over an hour old on PostgreSQL, where other processes' uploads may be under way.
+  const dropped = await dropAbandonedStages(database.db, database.kind === 'postgres' ? 3_600_000 : 0);
+  if (dropped) console.log(`Deleted the parts of ${dropped} upload${dropped === 1 ? '' : 's'} a stopped process left unfinished.`);
   const app = await buildApp({ db: database.db, config, services, paceWarehouse: true });
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,

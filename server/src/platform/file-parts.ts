@@ -3,22 +3,31 @@
 //
 // Why parts: PGlite runs PostgreSQL in this thread, so one statement that writes a 10 MiB value holds the event loop
 // while the database writes thousands of TOAST chunks (0.2 to 2.7 s measured). A part takes about 10 ms, and other
-// requests (GET /status) run between two parts. The caller runs this in the transaction that writes the owning
-// row, so a file is stored whole or not at all.
+// requests (GET /status) run between two parts.
+//
+// Why staged (storeFile): PGlite has one connection, so its transaction holds the database from BEGIN to COMMIT and
+// every other client's statement waits for it. Written in the owner's transaction, a 4.5 MiB file's 18 parts kept the
+// other clients' calls waiting for all of them. So a file of more than one part is written first as a stage (each part
+// its own statement, other clients' statements run between them), and the owner's transaction, short, makes the parts
+// its own by changing their owner (the bytes are not copied: PostgreSQL keeps an unchanged TOASTed value). The parts
+// of a file it replaces become a stage in the same transaction and are deleted part by part after it. A stage that is
+// never adopted (the owner's transaction failed) is deleted at once; one left by a stopped process, at the next start.
+// So a file is its owner's whole or not at all, and nothing is left behind.
 //
 // Why hex: PGlite turns a Uint8Array parameter into hex text in JavaScript, one string per byte (6 s of CPU for
 // 10 MiB); Buffer.toString('hex') does it natively and the database decodes it.
 //
-// The quota: storage_usage holds the bytes of each client's parts. Storing a file changes it by the file's size less
-// the size of the file it replaces, in the same transaction, by a conditional update: it adds only while the sum stays
-// within the quota, and PostgreSQL re-checks the condition on the row as the last committed transaction left it, so two
-// uploads (on any number of processes) never pass the last bytes together.
+// The quota: storage_usage holds the bytes of each client's parts, staged ones included. A file is booked before its
+// first part is written, by a conditional update: it adds only while the sum, less the file it replaces, stays within
+// the quota, and PostgreSQL re-checks the condition on the row as the last committed transaction left it, so two
+// uploads (on any number of processes) never pass the last bytes together. Deleting parts gives their bytes back in the
+// same statement.
 import { and, eq, sql } from 'drizzle-orm';
 import { type Db, ownedBy, queryRows, schema, type Tx } from './db/index.ts';
-import type { FileOwner } from './db/schema/files.ts';
+import { type FileOwner, stagedOwner } from './db/schema/files.ts';
 import { domainError } from './errors.ts';
 
-const { fileParts, storageUsage } = schema;
+const { fileParts, fileStages, storageUsage } = schema;
 
 export const PART_BYTES = 256 * 1024;
 
@@ -41,7 +50,10 @@ function quotaExceeded(quota: QuotaBytes, used: number, fileBytes: number) {
   );
 }
 
-const ownedParts = (file: FileOf) =>
+/** A file's parts or a stage's. */
+type PartsOf = Omit<FileOf, 'owner'> & { owner: FileOf['owner'] | typeof stagedOwner };
+
+const ownedParts = (file: PartsOf) =>
   and(ownedBy(fileParts, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId));
 
 /**
@@ -60,37 +72,152 @@ export async function assertRoomFor(db: Db, clientId: number, fileBytes: number,
   if (used - Number(row.replaced) + fileBytes > quota) throw quotaExceeded(quota, used, fileBytes);
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The bytes of the owner's file as stored (0 without one), as an expression. */
+const fileBytes = (file: FileOf) =>
+  sql`(select coalesce(sum(octet_length(${fileParts.bytes})), 0) from ${fileParts} where ${ownedParts(file)})`;
+
+/**
+ * Books `change` bytes on the client's usage, in one conditional statement: a growth only while the usage plus the
+ * change, less `freed` (an expression: what the new file will replace), stays within the quota. A 413 otherwise, naming
+ * the usage: run it in a transaction that then writes nothing.
+ */
+async function book(db: Db, clientId: number, change: number, quota: QuotaBytes, freed = sql`0`): Promise<void> {
+  await db.insert(storageUsage).values({ clientId }).onConflictDoNothing();
+  const booked = await db
+    .update(storageUsage)
+    .set({ bytes: sql`${storageUsage.bytes} + ${change}` })
+    .where(
+      and(
+        eq(storageUsage.clientId, clientId),
+        quota && change > 0 ? sql`${storageUsage.bytes} + ${change} - ${freed} <= ${quota}` : undefined,
+      ),
+    )
+    .returning({ bytes: storageUsage.bytes });
+  if (booked.length) return;
+  const [usage] = await db.select({ bytes: storageUsage.bytes }).from(storageUsage).where(eq(storageUsage.clientId, clientId));
+  throw quotaExceeded(quota, usage.bytes, change);
+}
+
+/** Writes the parts, a statement each, letting the event loop run between two. */
+async function writeParts(db: Db, owner: PartsOf, bytes: Buffer) {
+  const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
+  for (let part = 0; part < parts; part++) {
+    const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
+    await db.insert(fileParts).values({ ...owner, part, bytes: sql`decode(${slice.toString('hex')}, 'hex')` });
+    // PGlite answers within promise callbacks, without a turn of the event loop: timers and sockets wait until the
+    // loop runs, so let it run between two parts.
+    await nextTurn();
+  }
+}
+
 /**
  * Replaces the owner's file with `bytes`, within the client's quota (a 413 otherwise, and the caller's transaction
- * writes nothing); call it inside the transaction that writes the owner.
+ * writes nothing), inside the transaction that writes the owner: for a small file (v2's encodedImage, at most 100 KB,
+ * one part). A larger one goes through storeFile, so no transaction holds the database while its parts are written.
  */
 export async function storeParts(tx: Tx, file: FileOf, bytes: Buffer, quota: QuotaBytes): Promise<void> {
   const replaced = await tx
     .delete(fileParts)
     .where(ownedParts(file))
     .returning({ bytes: sql<number>`octet_length(${fileParts.bytes})` });
-  const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
-  for (let part = 0; part < parts; part++) {
-    const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
-    await tx.insert(fileParts).values({ ...file, part, bytes: sql`decode(${slice.toString('hex')}, 'hex')` });
-    // PGlite answers within promise callbacks, without a turn of the event loop: timers and sockets wait until the
-    // loop runs, so let it run between two parts.
-    await new Promise((resolve) => setImmediate(resolve));
+  await writeParts(tx, file, bytes);
+  // Last, so the client's usage row is locked only for the end of the transaction; assertRoomFor has refused what
+  // obviously does not fit before any part was written.
+  await book(tx, file.clientId, bytes.length - replaced.reduce((sum, part) => sum + Number(part.bytes), 0), quota);
+}
+
+export interface Upload {
+  clientId: number;
+  owner: FileOwner;
+  /** The owner, when it exists before its transaction (a product): its file is replaced. */
+  ownerId?: number;
+  bytes: Buffer;
+  quota: QuotaBytes;
+}
+
+/**
+ * Stores `upload.bytes` as the file of the owner that `writeOwner` writes in its transaction (returning the owner's id
+ * with its result), replacing the owner's file; within the client's quota (a 413 before anything is written). The
+ * parts are written before that transaction, each in a statement of its own, and the transaction makes them the
+ * owner's; the replaced file's are deleted after it. If `writeOwner` throws, nothing is left: its error is thrown.
+ */
+export async function storeFile<T>(db: Db, upload: Upload, writeOwner: (tx: Tx) => Promise<{ ownerId: number; result: T }>): Promise<T> {
+  const { clientId, owner, ownerId, bytes, quota } = upload;
+  const stage = await db.transaction(async (tx) => {
+    const [row] = await tx.insert(fileStages).values({ clientId }).returning({ id: fileStages.id });
+    await book(tx, clientId, bytes.length, quota, ownerId === undefined ? undefined : fileBytes({ clientId, owner, ownerId }));
+    return row.id;
+  });
+  let stored: { result: T; replaced?: number };
+  try {
+    await writeParts(db, { clientId, owner: stagedOwner, ownerId: stage }, bytes);
+    stored = await db.transaction(async (tx) => {
+      const written = await writeOwner(tx);
+      const file = { clientId, owner, ownerId: written.ownerId };
+      const replaced = await stageParts(tx, file);
+      await tx
+        .update(fileParts)
+        .set({ owner, ownerId: written.ownerId })
+        .where(ownedParts({ clientId, owner: stagedOwner, ownerId: stage }));
+      await tx.delete(fileStages).where(eq(fileStages.id, stage));
+      return { result: written.result, replaced };
+    });
+  } catch (error) {
+    // A stage this fails to drop is dropped at the next start (dropAbandonedStages).
+    await dropStage(db, clientId, stage).catch(() => undefined);
+    throw error;
   }
-  // Last, so the client's usage row is locked only for the end of the transaction (uploads of one client wait for each
-  // other that long); assertRoomFor has refused what obviously does not fit before any part was written.
-  const change = bytes.length - replaced.reduce((sum, part) => sum + Number(part.bytes), 0);
-  await tx.insert(storageUsage).values({ clientId: file.clientId }).onConflictDoNothing();
-  const booked = await tx
-    .update(storageUsage)
-    .set({ bytes: sql`${storageUsage.bytes} + ${change}` })
-    .where(
-      and(eq(storageUsage.clientId, file.clientId), quota && change > 0 ? sql`${storageUsage.bytes} + ${change} <= ${quota}` : undefined),
-    )
-    .returning({ bytes: storageUsage.bytes });
-  if (booked.length) return;
-  const [usage] = await tx.select({ bytes: storageUsage.bytes }).from(storageUsage).where(eq(storageUsage.clientId, file.clientId));
-  throw quotaExceeded(quota, usage.bytes, bytes.length);
+  // The upload is stored: a replaced file this fails to delete is deleted at the next start, the answer stands.
+  if (stored.replaced !== undefined) await dropStage(db, clientId, stored.replaced).catch(() => undefined);
+  return stored.result;
+}
+
+/** Makes the owner's file, if it has one, a stage of its own (to be dropped after the transaction); its id. */
+async function stageParts(tx: Tx, file: FileOf): Promise<number | undefined> {
+  const [any] = await tx.select({ part: fileParts.part }).from(fileParts).where(ownedParts(file)).limit(1);
+  if (!any) return undefined;
+  const [row] = await tx.insert(fileStages).values({ clientId: file.clientId }).returning({ id: fileStages.id });
+  await tx.update(fileParts).set({ owner: stagedOwner, ownerId: row.id }).where(ownedParts(file));
+  return row.id;
+}
+
+/**
+ * Deletes a stage's parts, one per statement (each gives its bytes back in the same statement), then the stage. Other
+ * statements run between two parts.
+ */
+async function dropStage(db: Db, clientId: number, stage: number): Promise<void> {
+  const staged = ownedParts({ clientId, owner: stagedOwner, ownerId: stage });
+  for (;;) {
+    const [gone] = await queryRows<{ bytes: string | null }>(
+      db,
+      sql`with gone as (
+            delete from ${fileParts} where ${staged}
+              and ${fileParts.part} = (select min(${fileParts.part}) from ${fileParts} where ${staged})
+            returning octet_length(${fileParts.bytes}) as bytes)
+          update ${storageUsage} set bytes = ${storageUsage.bytes} - (select sum(bytes) from gone)
+          where ${storageUsage.clientId} = ${clientId} and exists (select from gone)
+          returning (select sum(bytes) from gone) as bytes`,
+    );
+    if (!gone) break;
+    await nextTurn();
+  }
+  await db.delete(fileStages).where(eq(fileStages.id, stage));
+}
+
+/**
+ * Drops the stages made more than `olderThanMs` ago: those of a process that stopped between writing a stage and
+ * dropping it. At start: every stage on the embedded database (one process), an hour's on PostgreSQL (other processes'
+ * uploads are under way). The number dropped.
+ */
+export async function dropAbandonedStages(db: Db, olderThanMs: number): Promise<number> {
+  const stages = await db
+    .select({ id: fileStages.id, clientId: fileStages.clientId })
+    .from(fileStages)
+    .where(sql`${fileStages.createdAt} <= now() - make_interval(secs => ${olderThanMs / 1000})`);
+  for (const stage of stages) await dropStage(db, stage.clientId, stage.id);
+  return stages.length;
 }
 
 /** The owner's file as stored, or undefined when it has none. */

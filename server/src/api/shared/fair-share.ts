@@ -9,8 +9,9 @@
 //
 // A call takes its place once its body has been read and validated (preHandler), so a slow upload or a slow client
 // holds none, and gives it back when its answer is ready (onSend), or when the client goes away. Multipart uploads take
-// none: their handler reads the body itself, so a slow sender would hold a place while it sends. A handler that waits for something other than
-// its own work (the clock advance's wait for ready) steps out first (`stepOutOfFairShare`).
+// none: their handler reads the body itself, so a slow sender would hold a place while it sends (their parts are then
+// written a statement at a time, outside any transaction: platform/file-parts.ts). A handler that waits for something
+// other than its own work (the clock advance's wait for ready) steps out first (`stepOutOfFairShare`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FairShare, type Ticket } from '../../platform/fair-share.ts';

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
-import { assertRoomFor, type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
+import { assertRoomFor, type QuotaBytes, storeFile } from '../../platform/file-parts.ts';
 import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
@@ -118,7 +118,8 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
   assertNotFulfilled(order, '422-1');
   await assertRoomFor(db, clientId, file.length, quota);
   const pageFormat = await checkPdf(file);
-  const row = await db.transaction(async (tx) => {
+  const upload = { clientId, owner: 'orderAttachment', bytes: file, quota } as const;
+  const row = await storeFile(db, upload, async (tx) => {
     const [inserted] = await tx
       .insert(orderAttachments)
       .values({
@@ -130,8 +131,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
         pageFormat,
       })
       .returning({ id: orderAttachments.id, createdAt: orderAttachments.createdAt });
-    await storeParts(tx, { clientId, owner: 'orderAttachment', ownerId: inserted.id }, file, quota);
-    return inserted;
+    return { ownerId: inserted.id, result: inserted };
   });
   return { id: row.id, createdAt: row.createdAt, order, printStrategy: input.printStrategy ?? 'REQUIRED' };
 }

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
-import { assertRoomFor, type QuotaBytes, storeParts } from '../../platform/file-parts.ts';
+import { assertRoomFor, type QuotaBytes, storeFile } from '../../platform/file-parts.ts';
 import { productColumns, type ProductRow } from './service.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -66,8 +66,9 @@ export async function setProductImage(
   const file = { clientId, owner: 'productImage', ownerId: productId } as const;
   await assertRoomFor(db, clientId, content.length, quota, file);
   const contentType = await imageContentType(content);
-  return db.transaction(async (tx) => {
-    // The update comes first: it locks the product, so two uploads for it store their parts one after the other.
+  const upload = { clientId, owner: 'productImage', ownerId: productId, bytes: content, quota } as const;
+  return storeFile(db, upload, async (tx) => {
+    // The update locks the product, so two uploads for it replace its image one after the other.
     const [product] = await tx
       .update(products)
       .set({ imageContentType: contentType, updatedAt: new Date() })
@@ -75,7 +76,6 @@ export async function setProductImage(
       .returning(productColumns);
     if (!product) throw domainError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
-    await storeParts(tx, file, content, quota);
-    return { product, contentType };
+    return { ownerId: productId, result: { product, contentType } };
   });
 }

@@ -1,16 +1,32 @@
 // Uploaded files in parts: a product's image and an order attachment's PDF. Stored a part per statement, so no single
 // statement holds PGlite's thread for a whole file (platform/file-parts.ts). And what each client's files take.
-import { bigint, check, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, check, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { clients } from './clients.ts';
 import { bytea } from './orders.ts';
 
 /**
  * Whose file the parts are: `owner_id` is a products id or an order_attachments id (so no foreign key). Neither is ever
- * deleted; the owner's writer stores its parts in the same transaction.
+ * deleted; the owner's writer makes the parts its own in the same transaction.
  */
 export const fileOwners = ['productImage', 'orderAttachment'] as const;
 export type FileOwner = (typeof fileOwners)[number];
+/** Parts of a file_stages row: `owner_id` is its id. */
+export const stagedOwner = 'staged';
+const partOwners = [...fileOwners, stagedOwner];
+
+/**
+ * Parts that are no file's: an upload's, written before its owner (each part in a short transaction of its own), or a
+ * replaced file's, waiting to be deleted. Their bytes count in the client's storage usage until they are deleted. A
+ * stage is gone within the request that made it; one left by a stopped process is removed at the next start.
+ */
+export const fileStages = pgTable('file_stages', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  clientId: integer()
+    .notNull()
+    .references(() => clients.id),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
 
 export const fileParts = pgTable(
   'file_parts',
@@ -18,7 +34,7 @@ export const fileParts = pgTable(
     clientId: integer()
       .notNull()
       .references(() => clients.id),
-    owner: text().$type<FileOwner>().notNull(),
+    owner: text().$type<FileOwner | typeof stagedOwner>().notNull(),
     ownerId: integer().notNull(),
     /** 0, 1, 2, ...: the file is the parts' bytes in this order. */
     part: integer().notNull(),
@@ -26,7 +42,7 @@ export const fileParts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.owner, t.ownerId, t.part] }),
-    check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(fileOwners.map((owner) => `'${owner}'`).join(', '))})`),
+    check('file_parts_owner_check', sql`${t.owner} in (${sql.raw(partOwners.map((owner) => `'${owner}'`).join(', '))})`),
   ],
 );
 
