@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { schema } from '../../platform/db/index.ts';
 import type { Client } from '../clients/client.ts';
 import { createProduct } from '../products/service.ts';
-import { type Goods, pickLocation, putStock, stockLevelsOf, takeStock } from './service.ts';
+import { bookInAndOut, type Goods, pickLocation, putStock, stockLevelsOf, takeStock } from './service.ts';
 import { type ModuleTestBed, openModuleTestBed } from '../../../test/support/bed/modules.ts';
 import { placedOrder } from '../../../test/support/bed/orders.ts';
 
@@ -56,6 +56,39 @@ describe('inventory', () => {
     });
     expect(await take(id, 4)).toEqual({ taken: [{ quantity: 1, lotNumber: 'LATE', expirationDate: '2031-01-01' }], missing: 3 });
     expect(await rowsOf(id)).toEqual([]);
+  });
+
+  it('bookInAndOut leaves what putStock then takeStock of goods the warehouse lacks leave: two mutations, no stock row', async () => {
+    const now = new Date();
+    const shipping = { type: 'SHIPMENT' } as const;
+    const bookedIn = { ...correction, remarks: 'Booked in to ship.' };
+    const byPutAndTake = await createProduct(bed.db, client.id, { sku: 'INV-PUT-TAKE', name: 'Put and taken' });
+    const byBookInAndOut = await createProduct(bed.db, client.id, { sku: 'INV-IN-OUT', name: 'Booked in and out' });
+    const goods = (productId: number, sku: string) => ({ productId, sku, quantity: 3 });
+    const place = (productId: number) => pickLocation(client.defaultWarehouse, productId);
+    const taken = await bed.db.transaction(async (tx) => {
+      await putStock(tx, client.id, place(byPutAndTake.id), goods(byPutAndTake.id, 'INV-PUT-TAKE'), bookedIn, now);
+      const want = { productId: byPutAndTake.id, warehouseCode: client.defaultWarehouse, quantity: 3 };
+      return (await takeStock(tx, client.id, want, shipping, now)).taken;
+    });
+    const booked = await bed.db.transaction((tx) =>
+      bookInAndOut(tx, client.id, place(byBookInAndOut.id), goods(byBookInAndOut.id, 'INV-IN-OUT'), bookedIn, shipping, now),
+    );
+    expect([booked]).toEqual(taken);
+    // Equal but for the product, its sku and its location's code, and the ids.
+    const comparable = async (productId: number) =>
+      (await mutationsOf(productId))
+        .sort((a, b) => a.id - b.id)
+        .map(({ id, productId: _, sku, locationCode, ...rest }) => ({ ...rest, locationCode: locationCode.slice(0, 7) }));
+    expect(await comparable(byBookInAndOut.id)).toEqual(await comparable(byPutAndTake.id));
+    expect((await comparable(byBookInAndOut.id)).map((m) => [m.type, m.quantity])).toEqual([
+      ['CORRECTION', 3],
+      ['SHIPMENT', -3],
+    ]);
+    expect(await rowsOf(byBookInAndOut.id)).toEqual([]);
+    expect(await rowsOf(byPutAndTake.id)).toEqual([]);
+    const locations = await bed.db.select().from(schema.stockLocations).where(eq(schema.stockLocations.clientId, client.id));
+    expect(locations.map((l) => l.locationCode)).toContain(place(byBookInAndOut.id).locationCode);
   });
 
   it('stockLevelsOf sums the stock per warehouse, and an open order for the default warehouse lowers its free stock', async () => {

@@ -159,25 +159,27 @@ export const pickLocation = (warehouseCode: string, productId: number, locationT
   locationCode: `${warehouseCode}-${locationType.slice(0, 3)}-${String(productId).padStart(6, '0')}`,
 });
 
+const mutationRow = (clientId: number, place: StockPlace, goods: Goods, quantity: number, link: MutationLink, now: Date) => ({
+  clientId,
+  productId: goods.productId,
+  sku: goods.sku,
+  type: link.type,
+  createdOn: now,
+  ...placeOf(place),
+  quantity,
+  quality: goods.quality ?? 'OK',
+  status: goods.status ?? 'OK',
+  expirationDate: goods.expirationDate ?? null,
+  lotNumber: goods.lotNumber ?? null,
+  correctionCode: link.correctionCode ?? null,
+  remarks: link.remarks ?? null,
+  inboundItemId: link.inboundItemId ?? null,
+  shipmentItemId: link.shipmentItemId ?? null,
+  returnItemId: link.returnItemId ?? null,
+});
+
 async function bookMutation(tx: Db, clientId: number, place: StockPlace, goods: Goods, quantity: number, link: MutationLink, now: Date) {
-  await insertStockMutations(tx, {
-    clientId,
-    productId: goods.productId,
-    sku: goods.sku,
-    type: link.type,
-    createdOn: now,
-    ...placeOf(place),
-    quantity,
-    quality: goods.quality ?? 'OK',
-    status: goods.status ?? 'OK',
-    expirationDate: goods.expirationDate ?? null,
-    lotNumber: goods.lotNumber ?? null,
-    correctionCode: link.correctionCode ?? null,
-    remarks: link.remarks ?? null,
-    inboundItemId: link.inboundItemId ?? null,
-    shipmentItemId: link.shipmentItemId ?? null,
-    returnItemId: link.returnItemId ?? null,
-  });
+  await insertStockMutations(tx, mutationRow(clientId, place, goods, quantity, link, now));
 }
 
 /** Puts goods on a location and books the mutation; goods equal in lot, date, quality, status and receipt join one stock row. */
@@ -217,6 +219,31 @@ export async function putStock(tx: Tx, clientId: number, place: StockPlace, good
     });
   }
   await bookMutation(tx, clientId, place, { ...goods, quality, status }, goods.quantity, link, now);
+}
+
+/**
+ * What putStock of goods the warehouse does not have, then takeStock of them, leave, in three statements where those
+ * take eight: the place's location (made when new) and two mutations, `bookedIn`'s of +quantity and `takenBy`'s of
+ * -quantity, in that order. The stock row putStock would make, takeStock would empty and delete again, so it is not
+ * written. Only right where no sellable unit of the product is left in the place's warehouse (takeStock has just found
+ * some missing, under the client's warehouse lock, which this leaves held and needs no more of: it changes no stock row).
+ * "Ship now" books a shortage in and out this way.
+ */
+export async function bookInAndOut(
+  tx: Tx,
+  clientId: number,
+  place: StockPlace,
+  goods: Pick<Goods, 'productId' | 'sku' | 'quantity'>,
+  bookedIn: MutationLink,
+  takenBy: MutationLink,
+  now: Date,
+): Promise<TakenStock> {
+  await locationId(tx, clientId, place);
+  await insertStockMutations(tx, [
+    mutationRow(clientId, place, goods, goods.quantity, bookedIn, now),
+    mutationRow(clientId, place, goods, -goods.quantity, takenBy, now),
+  ]);
+  return { quantity: goods.quantity, lotNumber: null, expirationDate: null };
 }
 
 export interface TakenStock {

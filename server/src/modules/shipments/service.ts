@@ -19,7 +19,7 @@ import type { Tracking } from '../../platform/db/schema/shipments.ts';
 import type { Page } from '../../platform/page.ts';
 import { clientNow } from '../clients/service.ts';
 import type { Client } from '../clients/client.ts';
-import { lockClientWarehouse, pickLocation, putStock, takeStock, type TakenStock } from '../inventory/service.ts';
+import { bookInAndOut, lockClientWarehouse, pickLocation, takeStock, type TakenStock } from '../inventory/service.ts';
 import { warehouseShippingMethod } from '../reference/service.ts';
 import { emitShipmentEvent, type EventPayloads } from '../webhooks/payloads.ts';
 import { itemsOfReturn, processReturnItems, registerReturn } from '../returns/service.ts';
@@ -363,16 +363,12 @@ async function bookOut(tx: Tx, clientId: number, shipment: ShipmentRow, now: Dat
     if (first.missing > 0) {
       if (!correctShortage)
         throw new ShortageError(`Not enough stock of "${item.sku}" in ${shipment.warehouseCode}: ${first.missing} missing.`);
-      // The sandbox's "ship now" never blocks: the missing goods are booked in first, visibly, as a correction.
-      await putStock(
-        tx,
-        clientId,
-        pickLocation(shipment.warehouseCode, item.productId),
-        { productId: item.productId, sku: item.sku, quantity: first.missing },
-        { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: `Booked in to ship shipment ${shipment.id}.` },
-        now,
+      // The sandbox's "ship now" never blocks: the missing goods are booked in first, visibly, as a correction, and out.
+      const bookedIn = { type: 'CORRECTION', correctionCode: 'ADJUSTMENT', remarks: `Booked in to ship shipment ${shipment.id}.` } as const;
+      const goods = { productId: item.productId, sku: item.sku, quantity: first.missing };
+      taken = taken.concat(
+        await bookInAndOut(tx, clientId, pickLocation(shipment.warehouseCode, item.productId), goods, bookedIn, link, now),
       );
-      taken = taken.concat((await takeStock(tx, clientId, { ...want, quantity: first.missing }, link, now)).taken);
     }
     const lot =
       taken.find((t) => t.lotNumber || t.expirationDate) ??
