@@ -1,5 +1,6 @@
 // drizzle's queries on the embedded database run through EmbeddedStatements' prepared names: the answers must be
 // PGlite's own, value for value, and errors, transactions and changed tables must behave as with PGlite's query().
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import { EmbeddedStatements, type DrizzleClient } from './embedded-statements.ts';
@@ -55,6 +56,24 @@ describe('drizzle queries prepared by name on PGlite', () => {
         expect(mine.fields).toEqual(theirs.fields);
       }
     }
+  });
+
+  it('sends a buffer for a bytea in binary form, stored byte for byte as PGlite stores it', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300 * 1024 }, (_, n) => (n * 7919) % 256));
+    const mine = (await fast.query('insert into t (bytes) values ($1) returning id', [bytes])) as unknown as { rows: { id: number }[] };
+    const theirs = await client.query<{ id: number }>('insert into t (bytes) values ($1) returning id', [bytes]);
+    const stored = await client.query<{ md5: string; length: number }>(
+      'select md5(bytes), octet_length(bytes) as length from t where id = any($1::int[]) order by id',
+      [[mine.rows[0].id, theirs.rows[0].id]],
+    );
+    expect(stored.rows).toEqual([
+      { md5: createHash('md5').update(bytes).digest('hex'), length: bytes.length },
+      { md5: createHash('md5').update(bytes).digest('hex'), length: bytes.length },
+    ]);
+    // Read back through either, the same buffer.
+    const read = 'select bytes from t where id = $1';
+    const [back] = (await fast.query(read, [mine.rows[0].id])).rows as { bytes: Uint8Array }[];
+    expect(Buffer.compare(Buffer.from(back.bytes), bytes)).toBe(0);
   });
 
   it('throws the database error with its code and constraint, and a transaction that fails leaves nothing', async () => {
