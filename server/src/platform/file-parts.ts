@@ -75,15 +75,15 @@ export async function assertRoomFor(db: Db, clientId: number, fileBytes: number,
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The bytes of the owner's file as stored (0 without one), as an expression. */
-const fileBytes = (file: FileOf) =>
+const storedBytes = (file: FileOf) =>
   sql`(select coalesce(sum(octet_length(${fileParts.bytes})), 0) from ${fileParts} where ${ownedParts(file)})`;
 
 /**
- * Books `change` bytes on the client's usage, in one conditional statement: a growth only while the usage plus the
- * change, less `freed` (an expression: what the new file will replace), stays within the quota. A 413 otherwise, naming
- * the usage: run it in a transaction that then writes nothing.
+ * Books `change` bytes (for a file of `fileBytes`) on the client's usage, in one conditional statement: a growth only
+ * while the usage plus the change, less `freed` (an expression: what the new file will replace), stays within the
+ * quota. A 413 otherwise, naming the usage: run it in a transaction that then writes nothing.
  */
-async function book(db: Db, clientId: number, change: number, quota: QuotaBytes, freed = sql`0`): Promise<void> {
+async function book(db: Db, clientId: number, change: number, fileBytes: number, quota: QuotaBytes, freed = sql`0`): Promise<void> {
   await db.insert(storageUsage).values({ clientId }).onConflictDoNothing();
   const booked = await db
     .update(storageUsage)
@@ -97,7 +97,7 @@ async function book(db: Db, clientId: number, change: number, quota: QuotaBytes,
     .returning({ bytes: storageUsage.bytes });
   if (booked.length) return;
   const [usage] = await db.select({ bytes: storageUsage.bytes }).from(storageUsage).where(eq(storageUsage.clientId, clientId));
-  throw quotaExceeded(quota, usage.bytes, change);
+  throw quotaExceeded(quota, usage.bytes, fileBytes);
 }
 
 /** Writes the parts, a statement each, letting the event loop run between two. */
@@ -125,7 +125,8 @@ export async function storeParts(tx: Tx, file: FileOf, bytes: Buffer, quota: Quo
   await writeParts(tx, file, bytes);
   // Last, so the client's usage row is locked only for the end of the transaction; assertRoomFor has refused what
   // obviously does not fit before any part was written.
-  await book(tx, file.clientId, bytes.length - replaced.reduce((sum, part) => sum + Number(part.bytes), 0), quota);
+  const change = bytes.length - replaced.reduce((sum, part) => sum + Number(part.bytes), 0);
+  await book(tx, file.clientId, change, bytes.length, quota);
 }
 
 export interface Upload {
@@ -147,7 +148,8 @@ export async function storeFile<T>(db: Db, upload: Upload, writeOwner: (tx: Tx) 
   const { clientId, owner, ownerId, bytes, quota } = upload;
   const stage = await db.transaction(async (tx) => {
     const [row] = await tx.insert(fileStages).values({ clientId }).returning({ id: fileStages.id });
-    await book(tx, clientId, bytes.length, quota, ownerId === undefined ? undefined : fileBytes({ clientId, owner, ownerId }));
+    const freed = ownerId === undefined ? undefined : storedBytes({ clientId, owner, ownerId });
+    await book(tx, clientId, bytes.length, bytes.length, quota, freed);
     return row.id;
   });
   let stored: { result: T; replaced?: number };
