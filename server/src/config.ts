@@ -52,7 +52,7 @@ export interface Config {
   webhookConcurrencyPerClient: number;
   /**
    * Authenticated calls handled at once (FAIR_SHARE_CONCURRENCY); beyond it they wait, and a place that frees goes to
-   * the waiting clients in turn (api/shared/fair-share.ts). 0: no limit, first come first served.
+   * the waiting client that has used the least time (api/shared/fair-share.ts). 0: no limit, first come first served.
    */
   fairShareConcurrency: number;
 }
@@ -106,7 +106,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
     // The embedded database does one thing at a time on the server's thread: two calls keep it busy. PostgreSQL works
     // on as many as the pool has connections (10).
-    fairShareConcurrency: intFrom('FAIR_SHARE_CONCURRENCY', databaseUrl ? 10 : 2),
+    // One on the embedded database: its statements and the calls' own work all run on this thread, so a second call
+    // would only wait for the first one's transaction, and be charged that time as its own.
+    fairShareConcurrency: intFrom('FAIR_SHARE_CONCURRENCY', databaseUrl ? 10 : 1),
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
-// Clients' calls take turns when every place of the fair share is taken (api/shared/fair-share.ts): a client with many
-// calls waiting cannot make another client's one call wait for all of them.
+// Clients' calls take turns when every place of the fair share is taken (api/shared/fair-share.ts), by the time they
+// used: a client with many calls waiting cannot make another client's one call wait for all of them.
 import { afterEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -73,7 +73,7 @@ afterEach(async () => {
 });
 
 describe('the fair share of calls', () => {
-  it("serves another client's call before the third of a client that had several waiting", async () => {
+  it("serves another client's call before the second of a client that had several waiting and had used the place", async () => {
     const gated = await gatedApp(1);
     app = gated.app;
     const answers = [gated.call('/work/a1', 1)];
@@ -84,11 +84,28 @@ describe('the fair share of calls', () => {
     answers.push(gated.call('/work/b1', 2));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(gated.started).toEqual(['a1']);
-    for (const name of ['a1', 'a2', 'b1', 'a3', 'a4']) await gated.finish(name);
+    for (const name of ['a1', 'b1', 'a2', 'a3', 'a4']) await gated.finish(name);
     const bodies = await Promise.all(answers.map(async (answer) => (await (await answer).json()).done));
     expect(bodies).toEqual(['a1', 'a2', 'a3', 'a4', 'b1']);
-    // First come, first served would have started b1 last.
-    expect(gated.started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
+    // Client 1 had held the place for a1's time, client 2 for none: b1 next. First come, first served would have
+    // started b1 last, turns by call after a2.
+    expect(gated.started).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+  });
+
+  it("shares the time, not the calls: a client with quick calls gets several in after another client's long one", async () => {
+    const gated = await gatedApp(1);
+    app = gated.app;
+    const answers = [gated.call('/work/a1', 1)];
+    await until(() => gated.started.length === 1);
+    for (const name of ['a2', 'a3']) answers.push(gated.call(`/work/${name}`, 1));
+    for (const name of ['b1', 'b2', 'b3']) answers.push(gated.call(`/work/${name}`, 2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // a1 holds the place 300 ms, each of b's calls a moment: b's three fit in a1's time before a's next.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    for (const name of ['a1', 'b1', 'b2', 'b3', 'a2', 'a3']) await gated.finish(name);
+    await Promise.all(answers);
+    // Turns by call would have started a2 right after b1.
+    expect(gated.started).toEqual(['a1', 'b1', 'b2', 'b3', 'a2', 'a3']);
   });
 
   it('lets calls without a client, and a call that stepped out, leave the places to others', async () => {

@@ -14,8 +14,9 @@ function recorder() {
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('a fair share of places', () => {
-  it('gives a freed place to the keys waiting in turn, not to the caller that asked first', async () => {
-    const share = new FairShare(1);
+  it('gives a freed place to the waiting key that has used the least time, not to the caller that asked first', async () => {
+    let now = 0;
+    const share = new FairShare(1, () => now);
     const { order, watch } = recorder();
     const a1 = watch('a1', share.take(1));
     const a2 = watch('a2', share.take(1));
@@ -23,15 +24,64 @@ describe('a fair share of places', () => {
     const a4 = watch('a4', share.take(1));
     const b1 = watch('b1', share.take(2));
     const c1 = watch('c1', share.take(3));
-    for (const ticket of [a1, a2, b1, c1, a3, a4]) {
+    // Every call holds its place for 10 ms: with equal costs the keys take turns, a key that has used more waits.
+    for (const ticket of [a1, b1, c1, a2, a3, a4]) {
       await settled();
       expect(ticket.state).toBe('held');
+      now += 10;
       share.give(ticket);
     }
     await settled();
-    // a was first in turn with a2; then b and c, each once, before a's third and fourth.
-    expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'a4']);
-    expect(share.state).toEqual({ taken: 0, waiting: 0, keysWaiting: 0 });
+    // a had held a place for 10 ms when it freed: b and c, who had held none, came before a's second call.
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'a3', 'a4']);
+    expect(share.state).toEqual({ taken: 0, waiting: 0, keysWaiting: 0, keysBusy: 0 });
+  });
+
+  it('shares the time, not the calls: a key whose calls take 8 times as long gets one in while the other gets about 8', async () => {
+    let now = 0;
+    const share = new FairShare(1, () => now);
+    const cost = new Map([
+      [1, 80],
+      [2, 10],
+    ]);
+    const served: number[] = [];
+    // Both keys always have two calls waiting (as two loops would): each served call is followed by a new one.
+    const pending = [share.take(1), share.take(1), share.take(2), share.take(2)];
+    let held = pending.find((t) => t.state === 'held')!;
+    for (let n = 0; n < 90; n++) {
+      served.push(held.key);
+      now += cost.get(held.key)!;
+      share.give(held);
+      pending.push(share.take(held.key));
+      held = pending.find((t) => t.state === 'held')!;
+    }
+    const time = (key: number) => served.filter((k) => k === key).length * cost.get(key)!;
+    // Each had about half of the time (within one heavy call), where turns by call would give the heavy key 8/9 of it.
+    expect(Math.abs(time(1) - time(2))).toBeLessThanOrEqual(80);
+    expect(served.filter((k) => k === 2).length).toBeGreaterThan(7 * served.filter((k) => k === 1).length);
+  });
+
+  it('starts a key that becomes busy level with the busy keys: it does not get the time it did not use', async () => {
+    let now = 0;
+    const share = new FairShare(1, () => now);
+    // a works alone for a second; then b comes, with calls as long as a's.
+    let held = share.take(1);
+    for (let n = 0; n < 100; n++) {
+      const next = share.take(1);
+      now += 10;
+      share.give(held);
+      held = next;
+    }
+    const queue = [share.take(2), share.take(2), share.take(2), share.take(1), share.take(1), share.take(1)];
+    const order: number[] = [];
+    for (let n = 0; n < 6; n++) {
+      now += 10;
+      share.give(held);
+      held = queue.find((t) => t.state === 'held')!;
+      order.push(held.key);
+    }
+    // b's and a's calls take turns at once, where starting b at nothing would have given it a second of calls first.
+    expect(order).toEqual([2, 1, 2, 1, 2, 1]);
   });
 
   it('holds as many places as it has, and a place given back twice is given back once', async () => {
@@ -44,7 +94,7 @@ describe('a fair share of places', () => {
     share.give(first);
     await settled();
     expect(third.state).toBe('held');
-    expect(share.state).toEqual({ taken: 2, waiting: 0, keysWaiting: 0 });
+    expect(share.state).toEqual({ taken: 2, waiting: 0, keysWaiting: 0, keysBusy: 2 });
     share.give(second);
     share.give(third);
     expect(share.state.taken).toBe(0);
@@ -58,7 +108,7 @@ describe('a fair share of places', () => {
     const gone = share.take(2);
     const next = share.take(3);
     share.give(gone);
-    expect(share.state).toEqual({ taken: 1, waiting: 1, keysWaiting: 1 });
+    expect(share.state).toEqual({ taken: 1, waiting: 1, keysWaiting: 1, keysBusy: 2 });
     share.give(held);
     await settled();
     expect(gone.state).toBe('done');

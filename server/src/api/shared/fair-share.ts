@@ -1,17 +1,19 @@
 // Clients' calls take turns: at most FAIR_SHARE_CONCURRENCY authenticated calls are handled at once, and when every
-// place is taken the next free one goes to the clients waiting in turn (platform/fair-share.ts), not to whoever asked
-// first.
+// place is taken the next free one goes to the waiting client that has used the least time (platform/fair-share.ts),
+// not to whoever asked first.
 //
 // Why: the embedded database runs every statement of every client on the server's one thread, one at a time, and a
 // transaction holds it from BEGIN to COMMIT. First come, first served, a client with several calls under way (shipping
 // orders that fan out to twenty webhooks, in two loops) had most of the queue, and another client's single read waited
-// behind all of it (bench/RESULTS.md, section 8). In turns, that read waits for at most one call of each busy client.
+// behind all of it (bench/RESULTS.md, section 8). Turns by call still gave that client eight times the time when its
+// calls were eight times as long; turns by time give each busy client its share of the time.
 //
 // A call takes its place once its body has been read and validated (preHandler), so a slow upload or a slow client
 // holds none, and gives it back when its answer is ready (onSend), or when the client goes away. Multipart uploads take
 // none: their handler reads the body itself, so a slow sender would hold a place while it sends (their parts are then
 // written a statement at a time, outside any transaction: platform/file-parts.ts). A handler that waits for something
-// other than its own work (the clock advance's wait for ready) steps out first (`stepOutOfFairShare`).
+// other than its own work (the clock advance's wait for ready, a product image's check and storing) steps out first
+// (`stepOutOfFairShare`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FairShare, type Ticket } from '../../platform/fair-share.ts';

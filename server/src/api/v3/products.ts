@@ -8,6 +8,7 @@ import { imageTooLarge, setProductImage } from '../../modules/products/image.ts'
 import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, withRelationships } from '../shared/problem-pointers.ts';
+import { stepOutOfFairShare } from '../shared/fair-share.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
@@ -68,6 +69,9 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
       imageContext,
       'uploadProductImage',
       async (request) => {
+        // The image is read in a worker and its parts are written a statement at a time, other calls' statements between
+        // them: other calls have this call's place meanwhile, as multipart uploads never take one.
+        stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
         const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content, config.storageQuotaBytes);
