@@ -15,6 +15,7 @@ import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
 import referenceWithoutPako from './plugins/reference-without-pako';
+import startupTasks from './plugins/startup-tasks';
 import remarkScenarioCatalogue from './plugins/scenario-catalogue';
 import tryItWithoutFaker from './plugins/try-it-without-faker';
 import {readOpenApiDocument} from './reference/openapi';
@@ -136,6 +137,7 @@ const config: Config = {
     prismOnDemand,
     hydrationTransitions,
     idlePrefetch,
+    startupTasks,
     tryItWithoutFaker,
     referenceWithoutPako,
     precompress,
