@@ -213,7 +213,8 @@ describe('routes', () => {
     // operation page's own script holds the word "postman" too, in the operation the try-it starts from.
     const tryItScripts: string[] = [];
     context.on('response', async (response) => {
-      if (response.request().resourceType() === 'script' && (await response.text()).includes('VariableScope')) tryItScripts.push(response.url());
+      if (response.request().resourceType() === 'script' && (await response.text()).includes('VariableScope'))
+        tryItScripts.push(response.url());
     });
     const page = await context.newPage();
     for (const route of ['/docs', '/specs/v3/create-order']) {
