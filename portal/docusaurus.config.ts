@@ -14,6 +14,8 @@ import openapiStorageUtils from './plugins/openapi-storage-utils';
 import precompress from './plugins/precompress';
 import prismOnDemand from './plugins/prism-on-demand';
 import referenceChunks from './plugins/reference-chunks';
+import referenceWithoutPako from './plugins/reference-without-pako';
+import startupTasks from './plugins/startup-tasks';
 import remarkScenarioCatalogue from './plugins/scenario-catalogue';
 import tryItWithoutFaker from './plugins/try-it-without-faker';
 import {readOpenApiDocument} from './reference/openapi';
@@ -40,6 +42,11 @@ function reference(id: 'v3' | 'v2') {
         `${createInfoPageMD(page)}\n\n${operationIndex(readOpenApiDocument(specPath), `/${referencesRouteBasePath}/${id}/`)}`,
     },
     downloadUrl: `/specs/${id}/openapi.json`,
+    // Each operation page carries its operation (the try-it's input) as a JavaScript object, not as deflated base64:
+    // the theme's page inflated and parsed that string with pako on every render, twice as a page hydrates, and pako
+    // itself came with every reference page (plugins/reference-without-pako). Brotli sends the two forms at about the
+    // same size.
+    disableCompression: true,
     // One category per tag, collapsed but for the one holding the page: a collapsed category's links are not rendered
     // until it opens, and the v3 reference has over 70 operations, whose links every page rendered twice (the sidebar and
     // the phone menu) as it started: on a phone, the reference index's Lighthouse score went from 84-90 to 92-99 here.
@@ -130,7 +137,9 @@ const config: Config = {
     prismOnDemand,
     hydrationTransitions,
     idlePrefetch,
+    startupTasks,
     tryItWithoutFaker,
+    referenceWithoutPako,
     precompress,
   ],
 

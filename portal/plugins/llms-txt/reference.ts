@@ -2,7 +2,6 @@
 // docusaurus-plugin-openapi-docs generated for it, and each as Markdown: its page's twin at the page's URL + `.md`, and its
 // section of llms-full.txt.
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type {DocMetadata} from '@docusaurus/plugin-content-docs';
 import {operationsByTag, readOpenApiDocument, type Operation, type Parameter} from '../../reference/openapi';
 import {bodyFieldLines, typeAndFacts} from './fields';
@@ -53,7 +52,8 @@ export function loadReference(config: ReferenceConfig, docs: DocMetadata[], site
   if (!introduction) throw new Error(`llms-txt: no introduction page generated from ${config.specPath} in ${config.outputDir}`);
   const pageOf = new Map<string, string>();
   for (const page of pages) {
-    if (typeof page.frontMatter.api === 'string') pageOf.set(endpointOf(page.frontMatter.api), page.permalink);
+    const api = page.frontMatter.api as PageOperation | string | undefined;
+    if (api) pageOf.set(endpointOf(api), page.permalink);
   }
   const tags = operationsByTag(document).map(({tag, operations}) => ({
     name: tag.name,
@@ -88,16 +88,19 @@ export function loadReference(config: ReferenceConfig, docs: DocMetadata[], site
   };
 }
 
+/** The part of the operation in a page's front matter that tells which operation it is. */
+interface PageOperation {
+  method: string;
+  path: string;
+}
+
 /**
  * The method and path of the operation docusaurus-plugin-openapi-docs gave a page in its front matter (`api`: the
- * operation as JSON, deflated and base64-encoded unless the plugin's compression is off).
+ * operation itself, since the portal turns the plugin's compression off).
  */
-function endpointOf(api: string): string {
-  const operation = JSON.parse(api.startsWith('{') ? api : zlib.inflateSync(Buffer.from(api, 'base64')).toString()) as {
-    method: string;
-    path: string;
-  };
-  return `${operation.method} ${operation.path}`;
+function endpointOf(api: PageOperation | string): string {
+  if (typeof api === 'string') throw new Error('llms-txt: an operation page carries its operation compressed; set disableCompression in its reference');
+  return `${api.method} ${api.path}`;
 }
 
 /** A fenced code block, its fence longer than any run of backticks in the code. */
