@@ -61,6 +61,28 @@ describe('a fair share of places', () => {
     expect(served.filter((k) => k === 2).length).toBeGreaterThan(7 * served.filter((k) => k === 1).length);
   });
 
+  it('remembers for a moment what a key used: a client calling in a loop, idle between its calls, still waits its share', async () => {
+    let now = 0;
+    const share = new FairShare(1, () => now);
+    const cost = new Map([
+      [1, 80],
+      [2, 10],
+    ]);
+    const served: number[] = [];
+    // Key 1 has one call at a time, the next asked right after the last ended; key 2 always has two.
+    const pending = [share.take(2), share.take(1), share.take(2)];
+    for (let n = 0; n < 90; n++) {
+      const held = pending.find((t) => t.state === 'held')!;
+      pending.splice(pending.indexOf(held), 1);
+      served.push(held.key);
+      now += cost.get(held.key)!;
+      share.give(held);
+      pending.push(share.take(held.key));
+    }
+    // Starting level again at each call, key 1 would have had every other call: 8 times key 2's time.
+    expect(served.filter((k) => k === 2).length).toBeGreaterThan(7 * served.filter((k) => k === 1).length);
+  });
+
   it('starts a key that becomes busy level with the busy keys: it does not get the time it did not use', async () => {
     let now = 0;
     const share = new FairShare(1, () => now);

@@ -3,8 +3,9 @@
 // 80 ms gets one call in while a key whose calls take 10 ms gets about eight, and each gets about half of the time.
 // Counting calls instead (round robin), a neighbour's heavy calls (shipping an order: 80 statements in one
 // transaction) took eight times the time of another client's light ones, turn for turn. A key's account starts level
-// with the busy key that has used the least, and is forgotten when the key has no call held or waiting, so what is kept
-// is bounded by the calls under way. Callers of one key are served in the order they came; keys with equal
+// with the busy key that has used the least, so time it did not use is not saved up. A key whose calls all ended keeps
+// what it used beyond the least for IDLE_MEMORY_MS (a client calling in a loop is idle between its calls, and would
+// otherwise start level again each time), then is forgotten: what is kept is bounded by the calls of the last moment. Callers of one key are served in the order they came; keys with equal
 // accounts in the order they started waiting. Nothing here knows what a key is: the API's fair-share plugin uses client
 // ids.
 //
@@ -32,6 +33,9 @@ interface Account {
   used: number;
 }
 
+/** How long a key that has no call left keeps what it used beyond the least busy key's account. */
+export const IDLE_MEMORY_MS = 1000;
+
 export class FairShare {
   private taken = 0;
   /** The keys with callers waiting, in the order they started waiting (a Map keeps insertion order), each in order. */
@@ -39,6 +43,8 @@ export class FairShare {
   private waitingCount = 0;
   /** Busy keys only: a key without a call held or waiting has none. */
   private readonly accounts = new Map<number, Account>();
+  /** Keys whose calls all ended lately: what they used beyond the least busy key, until when it counts (in that order). */
+  private readonly idle = new Map<number, { beyond: number; until: number }>();
 
   /** `clock`: milliseconds, for the time a place is held (tests give their own). */
   constructor(
@@ -52,7 +58,7 @@ export class FairShare {
   take(key: number): Ticket {
     const account = this.accounts.get(key);
     if (account) account.calls++;
-    else this.accounts.set(key, { calls: 1, used: this.least() });
+    else this.accounts.set(key, { calls: 1, used: this.least() + this.beyond(key) });
     if (this.taken < this.places && !this.waitingCount) {
       this.taken++;
       return { key, state: 'held', since: this.clock() };
@@ -76,7 +82,7 @@ export class FairShare {
     ticket.state = 'done';
     const account = this.accounts.get(ticket.key)!;
     if (state === 'held') account.used += this.clock() - ticket.since!;
-    if (--account.calls === 0) this.accounts.delete(ticket.key);
+    if (--account.calls === 0) this.rest(ticket.key, account);
     if (state === 'waiting') {
       const queue = this.waiting.get(ticket.key)!;
       queue.splice(
@@ -110,6 +116,26 @@ export class FairShare {
     first.ticket.state = 'held';
     first.ticket.since = this.clock();
     first.grant();
+  }
+
+  /** A key whose calls all ended: no longer busy, what it used beyond the least busy key kept for IDLE_MEMORY_MS. */
+  private rest(key: number, account: Account) {
+    this.accounts.delete(key);
+    const beyond = account.used - this.least();
+    if (beyond > 0 && this.accounts.size) this.idle.set(key, { beyond, until: this.clock() + IDLE_MEMORY_MS });
+  }
+
+  /** What a key that becomes busy again used beyond the least, if it was busy within IDLE_MEMORY_MS; 0 otherwise. */
+  private beyond(key: number): number {
+    const now = this.clock();
+    // Entries expire in the order they were made: drop the expired ones from the front.
+    for (const [idleKey, { until }] of this.idle) {
+      if (until > now) break;
+      this.idle.delete(idleKey);
+    }
+    const remembered = this.idle.get(key);
+    this.idle.delete(key);
+    return remembered?.beyond ?? 0;
   }
 
   /** Where a key that becomes busy starts: level with the busy key that has used the least (idle time is not saved up). */
