@@ -1,4 +1,5 @@
 // Shipments and their items, as the warehouse produces them.
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients, orderTypes, shippingMethods } from './clients.ts';
 import { orders, type Metadata } from './orders.ts';
@@ -54,7 +55,13 @@ export const shipments = pgTable(
     trackTraceCode: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('shipments_client_id_idx').on(t.clientId, t.id), index('shipments_order_idx').on(t.orderId)],
+  (t) => [
+    index('shipments_client_id_idx').on(t.clientId, t.id),
+    index('shipments_order_idx').on(t.orderId),
+    // The client's open shipments in a warehouse: what reserves stock (the free stock an order create checks, a
+    // shipment's start). Without it each check read all of the client's shipments, shipped ones too, for every product.
+    index('shipments_open_idx').on(t.clientId, t.warehouseCode).where(sql`${t.status} <> 'SHIPPED'`),
+  ],
 );
 
 export const shipmentItems = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "shipments_open_idx" ON "shipments" USING btree ("client_id","warehouse_code") WHERE "shipments"."status" <> 'SHIPPED';
