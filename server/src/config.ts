@@ -104,10 +104,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
     webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
     webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
-    // The embedded database does one thing at a time on the server's thread: two calls keep it busy. PostgreSQL works
-    // on as many as the pool has connections (10).
-    // One on the embedded database: its statements and the calls' own work all run on this thread, so a second call
-    // would only wait for the first one's transaction, and be charged that time as its own.
+    // One on the embedded database: its statements and the calls' own work all run on the server's thread, so a second
+    // call would only wait for the first one's transaction, and be charged that time as its own. PostgreSQL works on as
+    // many as the pool has connections (10).
     fairShareConcurrency: intFrom('FAIR_SHARE_CONCURRENCY', databaseUrl ? 10 : 1),
     ...overrides,
   };

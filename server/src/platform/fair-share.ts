@@ -5,9 +5,9 @@
 // transaction) took eight times the time of another client's light ones, turn for turn. A key's account starts level
 // with the busy key that has used the least, so time it did not use is not saved up. A key whose calls all ended keeps
 // what it used beyond the least for IDLE_MEMORY_MS (a client calling in a loop is idle between its calls, and would
-// otherwise start level again each time), then is forgotten: what is kept is bounded by the calls of the last moment. Callers of one key are served in the order they came; keys with equal
-// accounts in the order they started waiting. Nothing here knows what a key is: the API's fair-share plugin uses client
-// ids.
+// otherwise start level again each time), then is forgotten: what is kept is bounded by the calls of the last moment.
+// Callers of one key are served in the order they came; keys with equal accounts in the order they started waiting.
+// Nothing here knows what a key is: the API's fair-share plugin uses client ids.
 //
 // Written by hand: the semaphores on npm (async-sema, p-limit, async-mutex) serve their callers first in, first out,
 // which is what makes one busy client wait everyone behind it, and none takes a key.

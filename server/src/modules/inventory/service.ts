@@ -223,7 +223,7 @@ export async function putStock(tx: Tx, clientId: number, place: StockPlace, good
 
 /**
  * What putStock of goods the warehouse does not have, then takeStock of them, leave, in three statements where those
- * take eight: the place's location (made when new) and two mutations, `bookedIn`'s of +quantity and `takenBy`'s of
+ * take ten: the place's location (made when new) and two mutations, `bookedIn`'s of +quantity and `takenBy`'s of
  * -quantity, in that order. The stock row putStock would make, takeStock would empty and delete again, so it is not
  * written. Only right where no sellable unit of the product is left in the place's warehouse (takeStock has just found
  * some missing, under the client's warehouse lock, which this leaves held and needs no more of: it changes no stock row).
