@@ -13,6 +13,31 @@ function recorder() {
 }
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Key 1's calls hold their place 80 ms, key 2's 10 ms. */
+const costs = new Map([
+  [1, 80],
+  [2, 10],
+]);
+
+/** A share of one place on a clock the test moves. */
+function timedShare() {
+  let now = 0;
+  return { share: new FairShare(1, () => now), advance: (ms: number) => (now += ms) };
+}
+
+/** Serves 90 calls, each for its key's cost and followed at once by a new call of its key; the keys in serving order. */
+function serveRounds(share: FairShare, advance: (ms: number) => void, pending: Ticket[]): number[] {
+  const served: number[] = [];
+  for (let n = 0; n < 90; n++) {
+    const held = pending.find((t) => t.state === 'held')!;
+    served.push(held.key);
+    advance(costs.get(held.key)!);
+    share.give(held);
+    pending.push(share.take(held.key));
+  }
+  return served;
+}
+
 describe('a fair share of places', () => {
   it('gives a freed place to the waiting key that has used the least time, not to the caller that asked first', async () => {
     let now = 0;
@@ -38,47 +63,19 @@ describe('a fair share of places', () => {
   });
 
   it('shares the time, not the calls: a key whose calls take 8 times as long gets one in while the other gets about 8', async () => {
-    let now = 0;
-    const share = new FairShare(1, () => now);
-    const cost = new Map([
-      [1, 80],
-      [2, 10],
-    ]);
-    const served: number[] = [];
-    // Both keys always have two calls waiting (as two loops would): each served call is followed by a new one.
-    const pending = [share.take(1), share.take(1), share.take(2), share.take(2)];
-    let held = pending.find((t) => t.state === 'held')!;
-    for (let n = 0; n < 90; n++) {
-      served.push(held.key);
-      now += cost.get(held.key)!;
-      share.give(held);
-      pending.push(share.take(held.key));
-      held = pending.find((t) => t.state === 'held')!;
-    }
-    const time = (key: number) => served.filter((k) => k === key).length * cost.get(key)!;
+    const { share, advance } = timedShare();
+    // Both keys always have two calls waiting (as two loops would).
+    const served = serveRounds(share, advance, [share.take(1), share.take(1), share.take(2), share.take(2)]);
+    const time = (key: number) => served.filter((k) => k === key).length * costs.get(key)!;
     // Each had about half of the time (within one heavy call), where turns by call would give the heavy key 8/9 of it.
     expect(Math.abs(time(1) - time(2))).toBeLessThanOrEqual(80);
     expect(served.filter((k) => k === 2).length).toBeGreaterThan(7 * served.filter((k) => k === 1).length);
   });
 
   it('remembers for a moment what a key used: a client calling in a loop, idle between its calls, still waits its share', async () => {
-    let now = 0;
-    const share = new FairShare(1, () => now);
-    const cost = new Map([
-      [1, 80],
-      [2, 10],
-    ]);
-    const served: number[] = [];
+    const { share, advance } = timedShare();
     // Key 1 has one call at a time, the next asked right after the last ended; key 2 always has two.
-    const pending = [share.take(2), share.take(1), share.take(2)];
-    for (let n = 0; n < 90; n++) {
-      const held = pending.find((t) => t.state === 'held')!;
-      pending.splice(pending.indexOf(held), 1);
-      served.push(held.key);
-      now += cost.get(held.key)!;
-      share.give(held);
-      pending.push(share.take(held.key));
-    }
+    const served = serveRounds(share, advance, [share.take(2), share.take(1), share.take(2)]);
     // Starting level again at each call, key 1 would have had every other call: 8 times key 2's time.
     expect(served.filter((k) => k === 2).length).toBeGreaterThan(7 * served.filter((k) => k === 1).length);
   });
