@@ -56,6 +56,10 @@ type PartsOf = Omit<FileOf, 'owner'> & { owner: FileOf['owner'] | typeof stagedO
 const ownedParts = (file: PartsOf) =>
   and(ownedBy(fileParts, file.clientId), eq(fileParts.owner, file.owner), eq(fileParts.ownerId, file.ownerId));
 
+/** The bytes of the owner's file as stored (0 without one), as an expression. */
+const storedBytes = (file: FileOf) =>
+  sql`(select coalesce(sum(octet_length(${fileParts.bytes})), 0) from ${fileParts} where ${ownedParts(file)})`;
+
 /**
  * Refuses at once a file that cannot fit, before it is read (a PDF in a worker) or stored: the client's usage less the
  * file it would replace (`replacing`), plus this one. storeParts decides, in the storing transaction; this only saves
@@ -66,17 +70,13 @@ export async function assertRoomFor(db: Db, clientId: number, fileBytes: number,
   const [row] = await queryRows<{ used: string; replaced: string }>(
     db,
     sql`select coalesce((select ${storageUsage.bytes} from ${storageUsage} where ${storageUsage.clientId} = ${clientId}), 0) as used,
-      ${replacing ? sql`(select coalesce(sum(octet_length(${fileParts.bytes})), 0) from ${fileParts} where ${ownedParts(replacing)})` : sql`0`} as replaced`,
+      ${replacing ? storedBytes(replacing) : sql`0`} as replaced`,
   );
   const used = Number(row.used);
   if (used - Number(row.replaced) + fileBytes > quota) throw quotaExceeded(quota, used, fileBytes);
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-/** The bytes of the owner's file as stored (0 without one), as an expression. */
-const storedBytes = (file: FileOf) =>
-  sql`(select coalesce(sum(octet_length(${fileParts.bytes})), 0) from ${fileParts} where ${ownedParts(file)})`;
 
 /**
  * Books `change` bytes (for a file of `fileBytes`) on the client's usage, in one conditional statement: a growth only
