@@ -120,7 +120,7 @@ export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
     await webhookFor(db, latencyClient.clientId, latencyReceiver.url);
     // As cli.ts start runs it: woken by the outbox's NOTIFY at commit, the 1 s interval as the fallback.
     const dispatcher = startDispatcher(db, { allowPrivateTargets: true, intervalMs: 1000, onError: (error) => console.error(error) });
-    const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) => console.error(error));
+    const stopListening = await database.listen(deliveriesChannel, dispatcher.notified, (error) => console.error(error));
     const rate = 50;
     let emitted = 0;
     console.log('webhooks: latency');

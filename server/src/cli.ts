@@ -137,10 +137,11 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
     perClientConcurrency: config.webhookConcurrencyPerClient,
     intervalMs: 1000,
     onAttempt: app.metrics.recordDeliveryAttempt,
+    onClaim: app.metrics.recordDeliveryClaim,
     onError: (error) => app.log.error({ err: error }, 'webhook dispatch failed'),
   });
   // Woken when deliveries commit (from any process on PostgreSQL); the interval stays as the fallback.
-  const stopListening = await database.listen(deliveriesChannel, dispatcher.wake, (error) =>
+  const stopListening = await database.listen(deliveriesChannel, dispatcher.notified, (error) =>
     app.log.warn({ err: error }, 'webhook wake-ups lost; deliveries go out on the 1 s interval'),
   );
   // The embedded database's vacuum and checkpoints (PostgreSQL runs its own).

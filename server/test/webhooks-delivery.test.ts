@@ -207,7 +207,7 @@ describe('wake-up on commit', () => {
     const listening = other ?? sb.database;
     const errors: unknown[] = [];
     const dispatcher = startDispatcher(listening.db, { ...options, intervalMs: 3_600_000, onError: (e) => errors.push(e) });
-    const stopListening = await listening.listen(deliveriesChannel, dispatcher.wake, (e) => errors.push(e));
+    const stopListening = await listening.listen(deliveriesChannel, dispatcher.notified, (e) => errors.push(e));
     try {
       await createWebhook(receiver, sb.database.db, own.id, 'shipment.shipped.3', '/woken');
       const arrivals: Received[] = [];

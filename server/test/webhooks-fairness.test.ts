@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { limits } from '@shopapi/contract';
 import { openDatabase, schema } from '../src/platform/db/index.ts';
-import { dispatchDue, startDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
+import { deliveriesChannel, dispatchDue, startDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
 import { dbKind, startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts';
 import { createWebhook, emit } from './support/webhook-outbox.ts';
@@ -56,6 +56,15 @@ async function closed(path: string, withinMs: number) {
   const until = Date.now() + withinMs;
   while (receiver.open(path)) {
     if (Date.now() > until) throw new Error(`${path} still open after ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Resolves once `done()` holds; fails after 10 s. */
+async function waitFor(done: () => boolean) {
+  const until = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`still not so after 10 s: ${done}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -182,6 +191,56 @@ describe("a client's slow receivers", () => {
       await running.stop();
     }
     expect(receiver.delivered().filter((r) => r.path === '/share-b/ok')).toHaveLength(1);
+  });
+
+  it('cost no claim per event while the client holds all it may: its notifications are skipped, the others claim', async () => {
+    const a = await newClient();
+    const b = await newClient();
+    receiver.answers.set('/quiet-a/hang', 'hang');
+    await createWebhook(receiver, sb.database.db, a.id, event, '/quiet-a/hang');
+    await createWebhook(receiver, sb.database.db, b.id, event, '/quiet-b/ok');
+    // The notifications as the database delivers them: each names the client whose deliveries committed.
+    const payloads: string[] = [];
+    const stopListening = await sb.database.listen(
+      deliveriesChannel,
+      (payload) => payloads.push(payload),
+      () => undefined,
+    );
+    let claims = 0;
+    let ended = 0;
+    // One place per client, so A holds all it may (one sending, one waiting) after its first claim.
+    const running = dispatcher({ concurrency: 8, perClientConcurrency: 1, onClaim: () => claims++, onAttempt: () => ended++ });
+    try {
+      await emit(sb.database.db, a.id, event, 31, 'SHIPPED');
+      await emit(sb.database.db, a.id, event, 32, 'SHIPPED');
+      await waitFor(() => payloads.length === 2);
+      expect(payloads).toEqual([String(a.id), String(a.id)]);
+      running.notified(String(a.id));
+      await arrivals('/quiet-a', 1, "A's attempt");
+      const before = { claims, ended };
+      // Ten more events of A, each notified: A's places are all held, so none of them runs a claim. (An attempt that
+      // ends, at its deadline, claims once: the ten would claim ten times.)
+      for (let entityId = 33; entityId <= 42; entityId++) {
+        await emit(sb.database.db, a.id, event, entityId, 'SHIPPED');
+        running.notified(String(a.id));
+      }
+      await waitFor(() => payloads.length === 12);
+      expect(payloads.slice(2)).toEqual(Array(10).fill(String(a.id)));
+      expect(claims - before.claims).toBeLessThanOrEqual(ended - before.ended);
+      // B's notification claims, and its delivery goes out beside A's hanging one.
+      const bArrived = arrival('/quiet-b/ok', "B's delivery");
+      await emit(sb.database.db, b.id, event, 43, 'SHIPPED');
+      running.notified(String(b.id));
+      await bArrived;
+      // A payload naming no client (anyone may notify the channel) wakes it for everyone.
+      const beforeOther = claims;
+      running.notified('not a client');
+      await waitFor(() => claims > beforeOther);
+    } finally {
+      await stopListening();
+      await running.stop();
+    }
+    expect(running.errors).toEqual([]);
   });
 
   it('refuses a lease no longer than a wait for a place and an attempt: a delivery still held would be sent again', () => {

@@ -10,6 +10,8 @@ const { webhooks, webhookDeliveries } = schema;
 export interface Metrics {
   /** Called by the webhook dispatcher after each attempt. */
   recordDeliveryAttempt(delivered: boolean): void;
+  /** Called by the webhook dispatcher for each claim statement it runs. */
+  recordDeliveryClaim(): void;
 }
 
 declare module 'fastify' {
@@ -74,8 +76,14 @@ export const metricsPlugin = fp(
       labelNames: ['outcome'] as const,
       registers: [registry],
     });
+    const claims = new Counter({
+      name: 'webhook_delivery_claims_total',
+      help: "Claim statements run by this process's dispatcher: its own load on the database, beside the calls'.",
+      registers: [registry],
+    });
     app.decorate('metrics', {
       recordDeliveryAttempt: (delivered: boolean) => attempts.inc({ outcome: delivered ? 'delivered' : 'failed' }),
+      recordDeliveryClaim: () => claims.inc(),
     });
 
     // Operational, not part of the Shop API contract: restrict it at the reverse proxy (docs/OPERATIONS.md).

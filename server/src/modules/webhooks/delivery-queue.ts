@@ -96,17 +96,18 @@ export async function claim(db: Db, request: ClaimRequest): Promise<Claimed[]> {
     ), candidates as (
       select c.* from open_webhooks o
       join webhooks w on w.id = o.webhook_id and w.is_active
+      left join held s on s.client_id = w.client_id
       cross join lateral (
         select d.id, d.client_id, d.webhook_id, e.entity, e.entity_id, d.next_attempt_at
         from webhook_deliveries d join events e on e.id = d.event_id
-        where d.webhook_id = o.webhook_id and d.delivered_at is null and d.failed_at is null
+        where d.webhook_id = w.id and d.delivered_at is null and d.failed_at is null
           and d.next_attempt_at <= ${now}::timestamptz
           and not exists (select 1 from busy b where b.webhook_id = d.webhook_id and b.entity = e.entity and b.entity_id = e.entity_id)
         order by d.next_attempt_at, d.id
-        limit ${perClient}
+        limit least(${perClient} - coalesce(s.deliveries, 0), ${request.free})
         for update of d skip locked
       ) c
-      where not exists (select 1 from held s where s.client_id = w.client_id and s.deliveries >= ${perClient})
+      where coalesce(s.deliveries, 0) < ${perClient}
     ), lane_heads as (
       select h.*, row_number() over (partition by h.client_id order by h.next_attempt_at, h.id) as turn
       from (

@@ -6,6 +6,7 @@ import { limits } from '@shopapi/contract';
 import type { Db } from '../../platform/db/index.ts';
 import { send, signatureHeaders, type SendResult } from './delivery-attempt.ts';
 import { book, claim, type Claimed, type Lane, laneKey, maxAttempts, type Outcome } from './delivery-queue.ts';
+import { notifiedClient } from './outbox.ts';
 export { deliveriesChannel } from './outbox.ts';
 export { maxAttempts, retryDelaysSeconds } from './delivery-queue.ts';
 
@@ -25,6 +26,8 @@ export interface DispatcherOptions {
   perClientConcurrency?: number;
   /** Told the outcome of every attempt (metrics). */
   onAttempt?(delivered: boolean): void;
+  /** Told of every claim statement run (metrics: the dispatcher's own work on the database). */
+  onClaim?(): void;
 }
 
 export interface DispatchReport {
@@ -46,6 +49,7 @@ function withDefaults(opts: DispatcherOptions): Required<DispatcherOptions> {
     leaseMs: 2 * timeoutMs + bookingAllowanceMs,
     ...dispatcherDefaults,
     onAttempt: () => undefined,
+    onClaim: () => undefined,
     ...opts,
     timeoutMs,
   };
@@ -70,8 +74,13 @@ async function attempt(d: Claimed, attemptedAt: Date, opts: Required<DispatcherO
 }
 
 interface Pump {
-  /** Claims what is due now, if there is room (again right after the claim under way, if one is). */
-  fill(): void;
+  /**
+   * Claims what is due now, if there is room (again right after the claim under way, if one is). Given the client whose
+   * deliveries were committed, it claims nothing while that client already holds all it may: what is new of it is
+   * claimed when one of its sends ends, and a claim now would only find other clients' deliveries, which wake it
+   * themselves.
+   */
+  fill(forClient?: number): void;
   /** Claims nothing more from now on; what is held is still sent. */
   stop(): void;
   /** Resolves when nothing is being claimed, held or booked. */
@@ -170,8 +179,13 @@ function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onEr
     startWaiting(d.clientId, client);
   };
 
-  const fill = () => {
-    if (stopped) return;
+  const holdsAll = (clientId: number) => {
+    const client = clients.get(clientId);
+    return client !== undefined && client.sending + client.waiting.length >= heldPerClient;
+  };
+
+  const fill = (forClient?: number) => {
+    if (stopped || (forClient !== undefined && holdsAll(forClient))) return;
     if (claiming) {
       again = true;
       return;
@@ -179,6 +193,7 @@ function pump(db: Db, opts: Required<DispatcherOptions>, clock: () => Date, onEr
     const free = opts.concurrency - held;
     if (free <= 0) return;
     again = false;
+    opts.onClaim();
     claiming = claim(db, {
       now: clock(),
       leaseMs: opts.leaseMs,
@@ -228,8 +243,10 @@ export async function dispatchDue(db: Db, opts: DispatcherOptions, now = new Dat
 }
 
 export interface Dispatcher {
-  /** Claims what is due now (new deliveries were committed). */
-  wake(): void;
+  /** Claims what is due now (new deliveries were committed, by `clientId` when it is known). */
+  wake(clientId?: number): void;
+  /** The listener of deliveriesChannel: wakes it for the client the notification names. */
+  notified(payload: string): void;
   stop(): Promise<void>;
 }
 
@@ -241,10 +258,11 @@ export interface Dispatcher {
  */
 export function startDispatcher(db: Db, opts: DispatcherOptions & { intervalMs: number; onError(error: unknown): void }): Dispatcher {
   const engine = pump(db, withDefaults(opts), () => new Date(), opts.onError);
-  const timer = setInterval(engine.fill, opts.intervalMs);
+  const timer = setInterval(() => engine.fill(), opts.intervalMs);
   timer.unref();
   return {
     wake: engine.fill,
+    notified: (payload) => engine.fill(notifiedClient(payload)),
     async stop() {
       engine.stop();
       clearInterval(timer);

@@ -50,7 +50,7 @@ export async function emitEvent(tx: Db, clientId: number, event: NewEvent): Prom
   // Due at once. Retry times are real time, not the client's simulated clock.
   const now = new Date();
   await tx.insert(webhookDeliveries).values(subscribed.map((w) => ({ clientId, eventId: id, webhookId: w.id, nextAttemptAt: now })));
-  await notifyDispatchers(tx);
+  await notifyDispatchers(tx, clientId);
 }
 
 /** The channel the outbox notifies when it commits deliveries that are due now; dispatchers listen on it. */
@@ -58,10 +58,19 @@ export const deliveriesChannel = 'webhook_deliveries';
 
 /**
  * Wakes the dispatchers (every process's, on PostgreSQL) when the transaction commits; a rolled-back one wakes none.
- * Notifications with the same payload in one transaction are sent once.
+ * The payload is the client whose deliveries these are (a dispatcher holding all it may of that client has nothing to
+ * claim for it). Notifications with the same payload in one transaction are sent once.
  */
-async function notifyDispatchers(tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+async function notifyDispatchers(tx: Db, clientId: number): Promise<void> {
+  await tx.execute(sql`select pg_notify(${deliveriesChannel}, ${String(clientId)})`);
+}
+
+/**
+ * The client a notification on deliveriesChannel names; undefined for any other payload (anyone connected to the
+ * database may notify the channel), which wakes the dispatcher for everyone.
+ */
+export function notifiedClient(payload: string): number | undefined {
+  return /^[1-9][0-9]{0,9}$/.test(payload) ? Number(payload) : undefined;
 }
 
 /** The body a delivery POSTs: the same bytes on every attempt. */
@@ -170,7 +179,7 @@ export async function redeliver(db: Db, clientId: number, webhookId: number, del
       .insert(webhookDeliveries)
       .values({ clientId, eventId: original.eventId, webhookId, nextAttemptAt: new Date() })
       .returning();
-    await notifyDispatchers(tx);
+    await notifyDispatchers(tx, clientId);
     return inserted;
   });
   return (await logEntries(db, [row]))[0];

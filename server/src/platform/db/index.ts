@@ -33,10 +33,11 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /**
-   * Calls `onNotify` for every NOTIFY on `channel` (a NOTIFY inside a transaction arrives when it commits, and on
-   * PostgreSQL from every process on the database). Resolves once listening; the function it gives stops it.
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (a NOTIFY inside a transaction arrives when it
+   * commits, and on PostgreSQL from every process on the database). Resolves once listening; the function it gives
+   * stops it.
    */
-  listen(channel: string, onNotify: () => void, onError: (error: unknown) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void, onError: (error: unknown) => void): Promise<() => Promise<void>>;
   /**
    * The embedded database's upkeep (embedded-upkeep.ts: vacuum and checkpoints, which PGlite has no processes for),
    * every few seconds until stopped; PostgreSQL does its own, so there it does nothing.
@@ -94,7 +95,7 @@ export async function openDatabase(opts: {
     // A connection of its own per listener: a pooled one would be handed to queries with LISTEN still on it.
     const listen: Database['listen'] = async (channel, onNotify, onError) => {
       const listener = new Client({ connectionString: opts.databaseUrl });
-      listener.on('notification', onNotify);
+      listener.on('notification', (message) => onNotify(message.payload ?? ''));
       listener.on('error', onError);
       await listener.connect();
       await listener.query(`LISTEN ${checkedChannel(channel)}`);
