@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairShare, type Ticket } from './fair-share.ts';
+import { afterPendingInput, FairShare, type Ticket } from './fair-share.ts';
 
 /** Records the order in which tickets get their place. */
 function recorder() {
@@ -141,6 +141,77 @@ describe('a fair share of places', () => {
     share.give(held);
     expect(waiting.state).toBe('held');
     expect(share.take(3).state).toBe('waiting');
+  });
+
+  it('makes its choice when the hand-over runs: callers that came before it are in the choice, a free place included', () => {
+    let now = 0;
+    const handOvers: (() => void)[] = [];
+    const share = new FairShare(
+      1,
+      () => now,
+      (next) => handOvers.push(next),
+    );
+    const runHandOver = () => handOvers.shift()!();
+    // A free place: the caller waits for the hand-over (the place is taken for it, so nobody takes it outside the
+    // choice), and a caller of another key that comes before the hand-over runs is in the choice.
+    const a1 = share.take(1);
+    const b1 = share.take(2);
+    expect([a1.state, b1.state]).toEqual(['waiting', 'waiting']);
+    expect(share.state).toEqual({ taken: 1, waiting: 2, keysWaiting: 2, keysBusy: 2 });
+    runHandOver();
+    // Equal accounts: in the order they came.
+    expect([a1.state, b1.state]).toEqual(['held', 'waiting']);
+    const a2 = share.take(1);
+    now += 40;
+    share.give(a1);
+    // b's second call comes after a1 ended, before its place is handed on: b has used nothing, a 40 ms.
+    const b2 = share.take(2);
+    runHandOver();
+    now += 5;
+    share.give(b1);
+    runHandOver();
+    expect([b2.state, a2.state]).toEqual(['held', 'waiting']);
+    share.give(b2);
+    runHandOver();
+    expect(a2.state).toBe('held');
+    share.give(a2);
+    expect(handOvers).toEqual([]);
+    expect(share.state).toEqual({ taken: 0, waiting: 0, keysWaiting: 0, keysBusy: 0 });
+  });
+
+  it('hands over after the input that arrived meanwhile is read (afterPendingInput)', async () => {
+    const { createServer, connect } = await import('node:net');
+    const events: string[] = [];
+    let handedOver!: () => void;
+    const done = new Promise<void>((resolve) => (handedOver = resolve));
+    let second: ReturnType<typeof connect>;
+    // The first request's handler (an I/O callback, as a call is) keeps the thread while the second request arrives,
+    // then hands over: the second is read before the hand-over runs.
+    const server = createServer((socket) =>
+      socket.on('data', (data) => {
+        events.push(`read ${data}`);
+        if (String(data) !== 'first') return;
+        second.write('second');
+        const until = performance.now() + 20;
+        while (performance.now() < until);
+        afterPendingInput(() => {
+          events.push('hand-over');
+          handedOver();
+        });
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const first = connect(port, '127.0.0.1');
+    second = connect(port, '127.0.0.1');
+    await Promise.all([first, second].map((socket) => new Promise((resolve) => socket.on('connect', resolve))));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.write('first');
+    await done;
+    for (const socket of [first, second]) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+    // One turn of setImmediate from an I/O callback runs before the next poll: 'hand-over' before 'read second'.
+    expect(events).toEqual(['read first', 'read second', 'hand-over']);
   });
 
   it('refuses a share without places', () => {

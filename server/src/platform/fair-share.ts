@@ -7,19 +7,21 @@
 // what it used beyond the least for IDLE_MEMORY_MS (a client calling in a loop is idle between its calls, and would
 // otherwise start level again each time), then is forgotten: what is kept is bounded by the calls of the last moment.
 // Callers of one key are served in the order they came; keys with equal accounts in the order they started waiting.
+// Every place, a free one too, is given by a hand-over the owner schedules (`handOver`): until it runs the place stays
+// taken, and every caller that comes meanwhile is in its choice.
 // Nothing here knows what a key is: the API's fair-share plugin uses client ids.
 //
 // Written by hand: the semaphores on npm (async-sema, p-limit, async-mutex) serve their callers first in, first out,
 // which is what makes one busy client wait everyone behind it, and none takes a key.
 
-/** One caller's claim to a place: held at once, or waiting until `granted` resolves; done once given back. */
+/** One caller's claim to a place: waiting until `granted` resolves, then held; done once given back. */
 export interface Ticket {
   readonly key: number;
   state: 'held' | 'waiting' | 'done';
   /** When the ticket got its place (the share's clock), to charge its key for the time it held it. */
   since?: number;
-  /** Resolves when a waiting ticket is granted its place (undefined for one held at once). */
-  readonly granted?: Promise<void>;
+  /** Resolves when the ticket is granted its place (already resolved for one held on return from take). */
+  readonly granted: Promise<void>;
 }
 
 interface Queued {
@@ -31,6 +33,21 @@ interface Queued {
 interface Account {
   calls: number;
   used: number;
+}
+
+/**
+ * Runs `next` once the event loop has read the input that arrived meanwhile (two turns of setImmediate: the second
+ * comes after a poll for input, wherever the first was scheduled from): the server's hand-over.
+ *
+ * Why: on the embedded database a call's statements run on the server's thread without giving it back, so while one
+ * client's call runs, the other requests wait unread in their sockets, and once it ends they are read one by one, each
+ * call run to its end before the next socket is read. Handed over at once, the place went to whichever request was
+ * read first, nobody ever waited, and the choice by time never happened: the calls ran in the order they arrived.
+ * Measured (bench/neighbours.ts, A creating and shipping in two loops, B reading and creating on four connections):
+ * A held the one place 650-700 ms of every second, B 200-230 ms.
+ */
+export function afterPendingInput(next: () => void): void {
+  setImmediate(() => setImmediate(next));
 }
 
 /** How long a key that has no call left keeps what it used beyond the least busy key's account. */
@@ -46,29 +63,37 @@ export class FairShare {
   /** Keys whose calls all ended lately: what they used beyond the least busy key, until when it counts (in that order). */
   private readonly idle = new Map<number, { beyond: number; until: number }>();
 
-  /** `clock`: milliseconds, for the time a place is held (tests give their own). */
+  /**
+   * `clock`: milliseconds, for the time a place is held (tests give their own). `handOver`: when a freed place is given
+   * to a waiting caller, run `next` (at once by default; the API passes afterPendingInput).
+   */
   constructor(
     readonly places: number,
     private readonly clock: () => number = () => performance.now(),
+    private readonly handOver: (next: () => void) => void = (next) => next(),
   ) {
     if (!Number.isInteger(places) || places < 1) throw new Error(`places must be a positive integer, not ${places}`);
   }
 
-  /** A place for a caller of `key`: held at once when one is free and nobody waits, else waiting for its turn. */
+  /**
+   * A place for a caller of `key`: it waits for its turn, which comes when `handOver` runs the choice (at once by
+   * default, so with a place free it is held on return).
+   */
   take(key: number): Ticket {
     const account = this.accounts.get(key);
     if (account) account.calls++;
     else this.accounts.set(key, { calls: 1, used: this.least() + this.beyond(key) });
-    if (this.taken < this.places && !this.waitingCount) {
-      this.taken++;
-      return { key, state: 'held', since: this.clock() };
-    }
     let grant!: () => void;
     const ticket: Ticket = { key, state: 'waiting', granted: new Promise<void>((resolve) => (grant = resolve)) };
     const queue = this.waiting.get(key);
     if (queue) queue.push({ ticket, grant });
     else this.waiting.set(key, [{ ticket, grant }]);
     this.waitingCount++;
+    if (this.taken < this.places) {
+      // The free place is taken for the choice, so callers that come before it is made wait and are in it.
+      this.taken++;
+      this.handOver(() => this.handOn());
+    }
     return ticket;
   }
 
@@ -91,8 +116,11 @@ export class FairShare {
       );
       if (!queue.length) this.waiting.delete(ticket.key);
       this.waitingCount--;
+    } else if (this.waitingCount) {
+      // The place stays taken until it is handed on, so a caller that comes meanwhile waits and is in the choice.
+      this.handOver(() => this.handOn());
     } else {
-      this.handOn();
+      this.taken--;
     }
   }
 

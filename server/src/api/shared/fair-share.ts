@@ -8,6 +8,10 @@
 // behind all of it (bench/RESULTS.md, section 8). Turns by call still gave that client eight times the time when its
 // calls were eight times as long; turns by time give each busy client its share of the time.
 //
+// The place is handed over after the requests that arrived meanwhile are read (platform/fair-share.ts,
+// afterPendingInput): on the embedded database a call keeps the thread until it ends, so the others are only read then,
+// and handed over at once the place went to whichever was read first.
+//
 // A call takes its place once its body has been read and validated (preHandler), so a slow upload or a slow client
 // holds none, and gives it back when its answer is ready (onSend), or when the client goes away. Multipart uploads take
 // none: their handler reads the body itself, so a slow sender would hold a place while it sends (their parts are then
@@ -16,7 +20,7 @@
 // (`stepOutOfFairShare`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FairShare, type Ticket } from '../../platform/fair-share.ts';
+import { afterPendingInput, FairShare, type Ticket } from '../../platform/fair-share.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,12 +38,12 @@ export const fairSharePlugin = fp(
   async (app: FastifyInstance, opts: { concurrency: number }) => {
     app.decorateRequest('fairShare', null);
     if (!opts.concurrency) return;
-    const share = new FairShare(opts.concurrency);
+    const share = new FairShare(opts.concurrency, undefined, afterPendingInput);
     app.addHook('preHandler', async (request) => {
       if (!request.client || request.isMultipart()) return;
       const ticket = share.take(request.client.id);
       request.fairShare = { share, ticket };
-      if (ticket.granted) await ticket.granted;
+      await ticket.granted;
     });
     const giveBack = async (request: FastifyRequest) => stepOutOfFairShare(request);
     app.addHook('onSend', giveBack);
