@@ -1,8 +1,10 @@
 // Builds the server into one ES module, server/dist/cli.mjs, when its sources changed since the last build or the
 // bundle is missing; `npm start` runs this and then the bundle with plain node. Compiling the TypeScript on the fly
-// with tsx costs every start about 1.5 s; esbuild bundles the same code in well under a second, once.
+// with tsx costs every start about 1.5 s; esbuild bundles the same code in about a second, once.
 // What is bundled: the server's and the contract's own sources (workspace packages are TypeScript, which plain node
-// cannot load). Every package from node_modules stays an import, resolved at run time as under tsx.
+// cannot load), and the packages from node_modules they import, but for those that find files next to their own at run
+// time or load optional native modules (`runTimePackages`): loading fastify, drizzle, ajv and the rest file by file
+// (hundreds of files, each resolved, read and compiled on its own) took about a quarter of a second of every start.
 // The bundle is not portable: each module's import.meta.url and import.meta.dirname are replaced by the path of its
 // source file, so the files it finds next to its sources (migrations, the file-check worker, portal/build) are the
 // ones in this checkout. The fingerprint includes that path, so a moved checkout rebuilds.
@@ -55,12 +57,21 @@ const ownLocation = {
   },
 };
 
-/** Workspace packages (@shopapi/*) are bundled; everything else from node_modules is loaded at run time. */
+/**
+ * Packages loaded from node_modules at run time, not bundled: PGlite reads its WebAssembly and data files next to its
+ * module, pino starts its transport workers from files next to its own, and pg loads pg-native when it is installed.
+ */
+const runTimePackages = ['@electric-sql/pglite', 'pg', 'pino'];
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@shopapi/') || args.path.startsWith('node:') ? undefined : { path: args.path, external: true },
+      runTimePackages.includes(packageOf(args.path)) ? { path: args.path, external: true } : undefined,
     );
   },
 };
@@ -77,6 +88,8 @@ async function buildServer() {
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [ownLocation, externalPackages],
+    // The CommonJS packages bundled into this ES module require node's own modules (and the run-time packages).
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     write: false,
   });
   // esbuild's service process would otherwise outlive the build (`npm start` goes on to run the server here).
