@@ -19,7 +19,10 @@ const outDir = path.join(root, 'server', 'dist');
 const bundle = path.join(outDir, 'cli.mjs');
 const stampFile = path.join(outDir, '.sources-hash');
 const sourceFolders = ['server/src', 'contract/src'].map((folder) => path.join(root, folder));
-const manifests = ['package-lock.json', 'server/package.json', 'contract/package.json'].map((file) => path.join(root, file));
+// This script too: how it bundles is part of what it builds.
+const manifests = ['package-lock.json', 'server/package.json', 'contract/package.json', 'scripts/ensure-server-build.mjs'].map((file) =>
+  path.join(root, file),
+);
 
 function sources(folder) {
   return readdirSync(folder, { withFileTypes: true })
