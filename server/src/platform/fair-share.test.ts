@@ -214,6 +214,35 @@ describe('a fair share of places', () => {
     expect(events).toEqual(['read first', 'read second', 'hand-over']);
   });
 
+  it("runs a turn's work in a place of its key, charged to it, and gives the place back when the work fails", async () => {
+    let now = 0;
+    const share = new FairShare(1, () => now);
+    const held = share.take(2);
+    const order: string[] = [];
+    const turn = share.turnOf(1);
+    const work = turn(async () => {
+      order.push('work');
+      now += 30;
+      return 'done';
+    });
+    const next = share.take(2);
+    await settled();
+    // The place is key 2's: the work waits for it.
+    expect(order).toEqual([]);
+    share.give(held);
+    expect(await work).toBe('done');
+    expect(next.state).toBe('held');
+    // Key 1 used 30 ms in its turn: with both waiting, key 2 (none used) goes first.
+    const one = share.take(1);
+    const two = share.take(2);
+    share.give(next);
+    expect([two.state, one.state]).toEqual(['held', 'waiting']);
+    share.give(two);
+    share.give(one);
+    await expect(turn(() => Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+    expect(share.state).toEqual({ taken: 0, waiting: 0, keysWaiting: 0, keysBusy: 0 });
+  });
+
   it('refuses a share without places', () => {
     expect(() => new FairShare(0)).toThrow(/positive integer/);
   });

@@ -50,6 +50,16 @@ export function afterPendingInput(next: () => void): void {
   setImmediate(() => setImmediate(next));
 }
 
+/**
+ * Runs a piece of work in its caller's turn: when the work is done by something that holds no place (an upload's
+ * statements, written one at a time), each piece takes a place for it and gives it back after, so its time counts in
+ * its key's share like any call's.
+ */
+export type Turn = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** The work at once, for callers without a share. */
+export const withoutTurns: Turn = (work) => work();
+
 /** How long a key that has no call left keeps what it used beyond the least busy key's account. */
 export const IDLE_MEMORY_MS = 1000;
 
@@ -95,6 +105,19 @@ export class FairShare {
       this.handOver(() => this.handOn());
     }
     return ticket;
+  }
+
+  /** `work` in a turn of `key`: a place taken for it, given back when it ends. */
+  turnOf(key: number): Turn {
+    return async (work) => {
+      const ticket = this.take(key);
+      try {
+        await ticket.granted;
+        return await work();
+      } finally {
+        this.give(ticket);
+      }
+    };
   }
 
   /**

@@ -26,6 +26,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type Db, ownedBy, queryRows, schema, type Tx } from './db/index.ts';
 import { type FileOwner, stagedOwner } from './db/schema/files.ts';
 import { domainError } from './errors.ts';
+import { type Turn, withoutTurns } from './fair-share.ts';
 
 const { fileParts, fileStages, storageUsage } = schema;
 
@@ -100,12 +101,12 @@ async function book(db: Db, clientId: number, change: number, fileBytes: number,
   throw quotaExceeded(quota, usage.bytes, fileBytes);
 }
 
-/** Writes the parts, a statement each, letting the event loop run between two. */
-async function writeParts(db: Db, owner: PartsOf, bytes: Buffer) {
+/** Writes the parts, a statement each (each in a turn of the client), letting the event loop run between two. */
+async function writeParts(db: Db, owner: PartsOf, bytes: Buffer, turn: Turn = withoutTurns) {
   const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
   for (let part = 0; part < parts; part++) {
     const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
-    await db.insert(fileParts).values({ ...owner, part, bytes: slice });
+    await turn(() => db.insert(fileParts).values({ ...owner, part, bytes: slice }));
     // PGlite answers within promise callbacks, without a turn of the event loop: timers and sockets wait until the
     // loop runs, so let it run between two parts.
     await nextTurn();
@@ -136,6 +137,8 @@ export interface Upload {
   ownerId?: number;
   bytes: Buffer;
   quota: QuotaBytes;
+  /** The client's turns (the API's fair share): each statement of the storing is run in one. */
+  turn?: Turn;
 }
 
 /**
@@ -145,34 +148,38 @@ export interface Upload {
  * owner's; the replaced file's are deleted after it. If `writeOwner` throws, nothing is left: its error is thrown.
  */
 export async function storeFile<T>(db: Db, upload: Upload, writeOwner: (tx: Tx) => Promise<{ ownerId: number; result: T }>): Promise<T> {
-  const { clientId, owner, ownerId, bytes, quota } = upload;
-  const stage = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(fileStages).values({ clientId }).returning({ id: fileStages.id });
-    const freed = ownerId === undefined ? undefined : storedBytes({ clientId, owner, ownerId });
-    await book(tx, clientId, bytes.length, bytes.length, quota, freed);
-    return row.id;
-  });
+  const { clientId, owner, ownerId, bytes, quota, turn = withoutTurns } = upload;
+  const stage = await turn(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx.insert(fileStages).values({ clientId }).returning({ id: fileStages.id });
+      const freed = ownerId === undefined ? undefined : storedBytes({ clientId, owner, ownerId });
+      await book(tx, clientId, bytes.length, bytes.length, quota, freed);
+      return row.id;
+    }),
+  );
   let stored: { result: T; replaced?: number };
   try {
-    await writeParts(db, { clientId, owner: stagedOwner, ownerId: stage }, bytes);
-    stored = await db.transaction(async (tx) => {
-      const written = await writeOwner(tx);
-      const file = { clientId, owner, ownerId: written.ownerId };
-      const replaced = await stageParts(tx, file);
-      await tx
-        .update(fileParts)
-        .set({ owner, ownerId: written.ownerId })
-        .where(ownedParts({ clientId, owner: stagedOwner, ownerId: stage }));
-      await tx.delete(fileStages).where(eq(fileStages.id, stage));
-      return { result: written.result, replaced };
-    });
+    await writeParts(db, { clientId, owner: stagedOwner, ownerId: stage }, bytes, turn);
+    stored = await turn(() =>
+      db.transaction(async (tx) => {
+        const written = await writeOwner(tx);
+        const file = { clientId, owner, ownerId: written.ownerId };
+        const replaced = await stageParts(tx, file);
+        await tx
+          .update(fileParts)
+          .set({ owner, ownerId: written.ownerId })
+          .where(ownedParts({ clientId, owner: stagedOwner, ownerId: stage }));
+        await tx.delete(fileStages).where(eq(fileStages.id, stage));
+        return { result: written.result, replaced };
+      }),
+    );
   } catch (error) {
     // A stage this fails to drop is dropped at the next start (dropAbandonedStages).
-    await dropStage(db, clientId, stage).catch(() => undefined);
+    await dropStage(db, clientId, stage, turn).catch(() => undefined);
     throw error;
   }
   // The upload is stored: a replaced file this fails to delete is deleted at the next start, the answer stands.
-  if (stored.replaced !== undefined) await dropStage(db, clientId, stored.replaced).catch(() => undefined);
+  if (stored.replaced !== undefined) await dropStage(db, clientId, stored.replaced, turn).catch(() => undefined);
   return stored.result;
 }
 
@@ -189,18 +196,20 @@ async function stageParts(tx: Tx, file: FileOf): Promise<number | undefined> {
  * Deletes a stage's parts, one per statement (each gives its bytes back in the same statement), then the stage. Other
  * statements run between two parts.
  */
-async function dropStage(db: Db, clientId: number, stage: number): Promise<void> {
+async function dropStage(db: Db, clientId: number, stage: number, turn: Turn = withoutTurns): Promise<void> {
   const staged = ownedParts({ clientId, owner: stagedOwner, ownerId: stage });
   for (;;) {
-    const [gone] = await queryRows<{ bytes: string | null }>(
-      db,
-      sql`with gone as (
+    const [gone] = await turn(() =>
+      queryRows<{ bytes: string | null }>(
+        db,
+        sql`with gone as (
             delete from ${fileParts} where ${staged}
               and ${fileParts.part} = (select min(${fileParts.part}) from ${fileParts} where ${staged})
             returning octet_length(${fileParts.bytes}) as bytes)
           update ${storageUsage} set bytes = ${storageUsage.bytes} - (select sum(bytes) from gone)
           where ${storageUsage.clientId} = ${clientId} and exists (select from gone)
           returning (select sum(bytes) from gone) as bytes`,
+      ),
     );
     if (!gone) break;
     await nextTurn();

@@ -14,24 +14,36 @@
 //
 // A call takes its place once its body has been read and validated (preHandler), so a slow upload or a slow client
 // holds none, and gives it back when its answer is ready (onSend), or when the client goes away. Multipart uploads take
-// none: their handler reads the body itself, so a slow sender would hold a place while it sends (their parts are then
-// written a statement at a time, outside any transaction: platform/file-parts.ts). A handler that waits for something
-// other than its own work (the clock advance's wait for ready, a product image's check and storing) steps out first
-// (`stepOutOfFairShare`).
+// none: their handler reads the body itself, so a slow sender would hold a place while it sends. A handler that waits
+// for something other than its own work (the clock advance's wait for ready, a product image's check) steps out first
+// (`stepOutOfFairShare`). An upload's storing, a statement at a time outside any transaction (platform/file-parts.ts),
+// takes the client's turns for each (`turnsOf`): its time counts in the client's share like a call's, where outside
+// the share it ran between every two of another client's calls.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { afterPendingInput, FairShare, type Ticket } from '../../platform/fair-share.ts';
+import { afterPendingInput, FairShare, type Ticket, type Turn, withoutTurns } from '../../platform/fair-share.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The call's place among the fair share's, once it asked for one. */
-    fairShare: { share: FairShare; ticket: Ticket } | null;
+    /** The client's fair share, and the call's place among its places once it asked for one (multipart uploads take none). */
+    fairShare: { share: FairShare; ticket?: Ticket } | null;
   }
 }
 
 /** Gives the call's place back now (again later does nothing): for a handler about to wait for something else than its own work. */
 export function stepOutOfFairShare(request: FastifyRequest): void {
-  request.fairShare?.share.give(request.fairShare.ticket);
+  if (request.fairShare?.ticket) request.fairShare.share.give(request.fairShare.ticket);
+}
+
+/**
+ * The client's turns, for work a call does without a place (an upload's statements after it stepped out, or a
+ * multipart upload's): each piece waits for a place and is counted in the client's share.
+ */
+export function turnsOf(request: FastifyRequest): Turn {
+  const { fairShare, client } = request;
+  // A call that holds its place does its work in it: a turn on top would wait for a place it holds itself.
+  if (!fairShare || !client || fairShare.ticket?.state === 'held' || fairShare.ticket?.state === 'waiting') return withoutTurns;
+  return fairShare.share.turnOf(client.id);
 }
 
 export const fairSharePlugin = fp(
@@ -40,7 +52,11 @@ export const fairSharePlugin = fp(
     if (!opts.concurrency) return;
     const share = new FairShare(opts.concurrency, undefined, afterPendingInput);
     app.addHook('preHandler', async (request) => {
-      if (!request.client || request.isMultipart()) return;
+      if (!request.client) return;
+      if (request.isMultipart()) {
+        request.fairShare = { share };
+        return;
+      }
       const ticket = share.take(request.client.id);
       request.fairShare = { share, ticket };
       await ticket.granted;

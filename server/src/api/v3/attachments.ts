@@ -8,6 +8,7 @@ import { addAttachment, findAttachment } from '../../modules/orders/attachments.
 import { orderAttachmentResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, multipartPointer } from '../shared/problem-pointers.ts';
+import { turnsOf } from '../shared/fair-share.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
@@ -64,6 +65,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: A
         },
         parts.file,
         config.storageQuotaBytes,
+        turnsOf(request),
       ),
     );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.

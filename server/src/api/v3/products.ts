@@ -8,7 +8,7 @@ import { imageTooLarge, setProductImage } from '../../modules/products/image.ts'
 import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, withRelationships } from '../shared/problem-pointers.ts';
-import { stepOutOfFairShare } from '../shared/fair-share.ts';
+import { stepOutOfFairShare, turnsOf } from '../shared/fair-share.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
@@ -69,12 +69,19 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
       imageContext,
       'uploadProductImage',
       async (request) => {
-        // The image is read in a worker and its parts are written a statement at a time, other calls' statements between
-        // them: other calls have this call's place meanwhile, as multipart uploads never take one.
+        // The image is read in a worker and its parts are written a statement at a time, each in a turn of the client:
+        // other calls have this call's place meanwhile, as multipart uploads never take one.
         stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
-        const { product, contentType } = await setProductImage(db, request.client.id, request.params.id, content, config.storageQuotaBytes);
+        const { product, contentType } = await setProductImage(
+          db,
+          request.client.id,
+          request.params.id,
+          content,
+          config.storageQuotaBytes,
+          turnsOf(request),
+        );
         const document = await productDocument(request.client.id, product, baseOf(request));
         return {
           ...document,

@@ -5,6 +5,7 @@ import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { FILE_CHECK_DEADLINE_MS, PDF_DECODED_BYTES_MAX, PoolBusyError, readPdfPages } from '../../platform/untrusted-files/index.ts';
 import { assertRoomFor, type QuotaBytes, storeFile } from '../../platform/file-parts.ts';
+import type { Turn } from '../../platform/fair-share.ts';
 import { assertNotFulfilled, requireOrder, type OrderRow } from './service.ts';
 import { domainError, ProblemCollector } from '../../platform/errors.ts';
 
@@ -89,9 +90,10 @@ export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment
 
 /**
  * Problems name their place by a path into the input; the file's by ['file'], a missing order by [] (the whole input).
- * The file counts towards the client's storage quota (a 413 when it does not fit).
+ * The file counts towards the client's storage quota (a 413 when it does not fit). Its storing runs in the client's
+ * turns (`turn`: the API's fair share).
  */
-export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer, quota: QuotaBytes) {
+export async function addAttachment(db: Db, clientId: number, input: AttachmentInput, file: Buffer, quota: QuotaBytes, turn?: Turn) {
   const problems = new ProblemCollector();
   if (input.orderId === undefined && !input.externalOrderNumber)
     problems.add('400', 'Identify the order by relationships.order or by externalOrderNumber.', { path: [] });
@@ -118,7 +120,7 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
   assertNotFulfilled(order, '422-1');
   await assertRoomFor(db, clientId, file.length, quota);
   const pageFormat = await checkPdf(file);
-  const upload = { clientId, owner: 'orderAttachment', bytes: file, quota } as const;
+  const upload = { clientId, owner: 'orderAttachment', bytes: file, quota, turn } as const;
   const row = await storeFile(db, upload, async (tx) => {
     const [inserted] = await tx
       .insert(orderAttachments)

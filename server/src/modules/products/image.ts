@@ -5,6 +5,7 @@ import { limits } from '@shopapi/contract';
 import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { detectFileType, PoolBusyError } from '../../platform/untrusted-files/index.ts';
 import { assertRoomFor, type QuotaBytes, storeFile } from '../../platform/file-parts.ts';
+import type { Turn } from '../../platform/fair-share.ts';
 import { productColumns, type ProductRow } from './service.ts';
 import { domainError } from '../../platform/errors.ts';
 
@@ -48,13 +49,17 @@ export async function imageContentType(content: Buffer): Promise<string> {
   return detected.mime;
 }
 
-/** The image counts towards the client's storage quota (a 413 when it does not fit), less the image it replaces. */
+/**
+ * The image counts towards the client's storage quota (a 413 when it does not fit), less the image it replaces. Its
+ * storing runs in the client's turns (`turn`: the API's fair share).
+ */
 export async function setProductImage(
   db: Db,
   clientId: number,
   productId: number,
   content: Buffer,
   quota: QuotaBytes,
+  turn?: Turn,
 ): Promise<{ product: ProductRow; contentType: string }> {
   // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
   const [owned] = await db
@@ -66,7 +71,7 @@ export async function setProductImage(
   const file = { clientId, owner: 'productImage', ownerId: productId } as const;
   await assertRoomFor(db, clientId, content.length, quota, file);
   const contentType = await imageContentType(content);
-  const upload = { clientId, owner: 'productImage', ownerId: productId, bytes: content, quota } as const;
+  const upload = { clientId, owner: 'productImage', ownerId: productId, bytes: content, quota, turn } as const;
   return storeFile(db, upload, async (tx) => {
     // The update locks the product, so two uploads for it replace its image one after the other.
     const [product] = await tx
