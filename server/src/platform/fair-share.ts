@@ -74,8 +74,8 @@ export class FairShare {
   private readonly idle = new Map<number, { beyond: number; until: number }>();
 
   /**
-   * `clock`: milliseconds, for the time a place is held (tests give their own). `handOver`: when a freed place is given
-   * to a waiting caller, run `next` (at once by default; the API passes afterPendingInput).
+   * `clock`: milliseconds, for the time a place is held (tests give their own). `handOver`: runs `next`, the choice of
+   * the caller a place goes to, a free one or one given back (at once by default; the API passes afterPendingInput).
    */
   constructor(
     readonly places: number,

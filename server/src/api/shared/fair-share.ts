@@ -42,7 +42,7 @@ export function stepOutOfFairShare(request: FastifyRequest): void {
 export function turnsOf(request: FastifyRequest): Turn {
   const { fairShare, client } = request;
   // A call that holds its place does its work in it: a turn on top would wait for a place it holds itself.
-  if (!fairShare || !client || fairShare.ticket?.state === 'held' || fairShare.ticket?.state === 'waiting') return withoutTurns;
+  if (!fairShare || !client || (fairShare.ticket && fairShare.ticket.state !== 'done')) return withoutTurns;
   return fairShare.share.turnOf(client.id);
 }
 
