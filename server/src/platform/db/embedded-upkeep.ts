@@ -13,60 +13,86 @@
 // Each statement runs on PGlite's thread between requests, so its length is a stall every other client meets. A vacuum
 // reads and rewrites every page written since the table's last vacuum (to mark it all-visible), about 2.3 ms a MiB
 // measured, whatever it frees: one that came only for the dead rows of a replaced image, after 2 s of another client's
-// uploads at 25 MiB/s, took 110-150 ms. Hence the inserted bytes as a reason of their own, and rounds every 500 ms: a
-// vacuum meets at most a few MiB of new pages (about 20 ms). A checkpoint writes at most the 16 MB of shared buffers.
-// A round that finds nothing to do is three small statements.
+// uploads at 25 MiB/s, took 110-150 ms. Hence the inserted bytes as a reason of their own, and short rounds: a vacuum
+// meets a few MiB of new pages (10-25 ms). A checkpoint writes at most the 16 MB of shared buffers.
+// A round reads the WAL's position first: when nothing was written since the last round ended, it is done (one
+// statement). Otherwise it reads the tables' counts from the statistics functions (the pg_stat_user_tables view reads
+// every column of every table: 2.5 ms, and with the sizes 6-8 ms a round) and sizes only the tables with a count.
 import type { PGlite } from '@electric-sql/pglite';
 import { every, type Every } from '../every.ts';
 
-export const UPKEEP_INTERVAL_MS = 500;
+export const UPKEEP_INTERVAL_MS = 250;
 export const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
 export const VACUUM_DEAD_BYTES = 8 * 1024 * 1024;
-export const VACUUM_INSERTED_BYTES = 8 * 1024 * 1024;
+export const VACUUM_INSERTED_BYTES = 4 * 1024 * 1024;
 
 /** PGlite start parameters: how much WAL a checkpoint keeps for reuse (PostgreSQL's defaults are 80 MB to 1 GB). */
 export const walStartParams = ['-c', 'min_wal_size=32MB', '-c', 'max_wal_size=64MB'];
 
 export interface UpkeepRound {
+  /** Whether the round read the tables' counts: false when nothing was written since the last round. */
+  looked: boolean;
   vacuumed: string[];
   checkpointed: boolean;
 }
 
-/** SQL: the bytes of `relation`'s rows counted by `count`, as their share of its size (the main fork: no indexes). */
-const share = (relation: string, count: string) =>
-  `pg_relation_size(${relation}.relid) * ${relation}.${count} / greatest(${relation}.n_live_tup + ${relation}.n_dead_tup, ${relation}.${count}, 1)`;
+/**
+ * SQL: the bytes that `count` rows of a relation (its oid in `relation`; 0 for a table without TOAST) take, as their
+ * share of its size (the main fork: no indexes); the size is read only when there are such rows.
+ */
+const bytesOf = (relation: string, count: string, live: string, dead: string) =>
+  `case when ${count} > 0 then pg_relation_size(${relation}) * ${count} / greatest(${live} + ${dead}, ${count}, 1) else 0 end`;
 
-/** One round: vacuum the tables that need it, then checkpoint when the WAL since the last one is large enough. */
-export async function upkeepRound(client: PGlite): Promise<UpkeepRound> {
-  // Table statistics reach the views at most once a second: the next statement sees this session's latest.
-  await client.query('select pg_stat_force_next_flush()');
-  // The bytes a table's dead rows, and its rows inserted since its last vacuum, take: their share of its main relation
-  // and of its TOAST table, each counted on its own (changing a stored file's owner leaves dead only a small row; a
-  // replaced file's parts leave dead their TOAST chunks).
-  const { rows: tables } = await client.query<{ name: string }>(
-    `with share as (
-       select format('%I.%I', t.schemaname, t.relname) as name, t.n_dead_tup, t.n_live_tup,
-         ${share('t', 'n_dead_tup')} + coalesce(${share('toast', 'n_dead_tup')}, 0) as dead_bytes,
-         ${share('t', 'n_ins_since_vacuum')} + coalesce(${share('toast', 'n_ins_since_vacuum')}, 0) as inserted_bytes
-       from pg_stat_user_tables t
-       join pg_class c on c.oid = t.relid
-       left join pg_stat_all_tables toast on toast.relid = c.reltoastrelid
-     )
-     select name from share
-     where n_dead_tup > 50 + 0.2 * n_live_tup or dead_bytes > $1 or inserted_bytes > $2
-     order by dead_bytes desc`,
-    [VACUUM_DEAD_BYTES, VACUUM_INSERTED_BYTES],
-  );
-  for (const { name } of tables) await client.exec(`vacuum ${name}`);
-  const { rows } = await client.query<{ since: string }>(
-    'select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text as since from pg_control_checkpoint()',
-  );
-  const checkpointed = Number(rows[0].since) > CHECKPOINT_WAL_BYTES;
-  if (checkpointed) await client.exec('checkpoint');
-  return { vacuumed: tables.map((table) => table.name), checkpointed };
-}
+/**
+ * The tables to vacuum: their dead rows, and their rows inserted since their last vacuum, counted on the main relation
+ * and on its TOAST table each (changing a stored file's owner leaves dead only a small row; a replaced file's parts
+ * leave dead their TOAST chunks).
+ */
+const tablesToVacuum = `with counts as (
+    select format('%I.%I', n.nspname, c.relname) as name, c.oid, c.reltoastrelid as toast,
+      pg_stat_get_live_tuples(c.oid) as live, pg_stat_get_dead_tuples(c.oid) as dead,
+      pg_stat_get_ins_since_vacuum(c.oid) as inserted,
+      pg_stat_get_live_tuples(c.reltoastrelid) as toast_live, pg_stat_get_dead_tuples(c.reltoastrelid) as toast_dead,
+      pg_stat_get_ins_since_vacuum(c.reltoastrelid) as toast_inserted
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_toast'
+  )
+  select name from counts
+  where dead > 50 + 0.2 * live
+    or ${bytesOf('oid', 'dead', 'live', 'dead')} + ${bytesOf('toast', 'toast_dead', 'toast_live', 'toast_dead')} > $1
+    or ${bytesOf('oid', 'inserted', 'live', 'dead')} + ${bytesOf('toast', 'toast_inserted', 'toast_live', 'toast_dead')} > $2
+  order by dead + toast_dead desc`;
 
-/** Runs a round every UPKEEP_INTERVAL_MS until stopped. */
-export function startUpkeep(client: PGlite, onError: (error: unknown) => void): Every {
-  return every(UPKEEP_INTERVAL_MS, async () => (client.closed ? undefined : upkeepRound(client)), onError);
+/** The upkeep of one embedded database: rounds on demand or every UPKEEP_INTERVAL_MS. */
+export class EmbeddedUpkeep {
+  /** The WAL's insert position when the last round ended. */
+  private walAfterLast?: string;
+
+  constructor(private readonly client: PGlite) {}
+
+  /** One round: vacuum the tables that need it, then checkpoint when the WAL since the last one is large enough. */
+  async round(): Promise<UpkeepRound> {
+    const { client } = this;
+    // Table statistics reach the functions at most once a second: the next statement sees this session's latest.
+    const [{ at }] = (await client.query<{ at: string }>('select pg_stat_force_next_flush(), pg_current_wal_insert_lsn()::text as at'))
+      .rows;
+    if (at === this.walAfterLast) return { looked: false, vacuumed: [], checkpointed: false };
+    const { rows: tables } = await client.query<{ name: string }>(tablesToVacuum, [VACUUM_DEAD_BYTES, VACUUM_INSERTED_BYTES]);
+    for (const { name } of tables) await client.exec(`vacuum ${name}`);
+    const { rows } = await client.query<{ since: string; at: string }>(
+      `select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text as since, pg_current_wal_insert_lsn()::text as at
+       from pg_control_checkpoint()`,
+    );
+    const checkpointed = Number(rows[0].since) > CHECKPOINT_WAL_BYTES;
+    if (checkpointed) await client.exec('checkpoint');
+    this.walAfterLast = checkpointed
+      ? (await client.query<{ at: string }>('select pg_current_wal_insert_lsn()::text as at')).rows[0].at
+      : rows[0].at;
+    return { looked: true, vacuumed: tables.map((table) => table.name), checkpointed };
+  }
+
+  /** Runs a round every UPKEEP_INTERVAL_MS until stopped. */
+  start(onError: (error: unknown) => void): Every {
+    return every(UPKEEP_INTERVAL_MS, async () => (this.client.closed ? undefined : this.round()), onError);
+  }
 }

@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import * as schema from './schema/index.ts';
 import { EmbeddedStatements } from './embedded-statements.ts';
-import { startUpkeep, upkeepRound, walStartParams, type UpkeepRound } from './embedded-upkeep.ts';
+import { EmbeddedUpkeep, walStartParams, type UpkeepRound } from './embedded-upkeep.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -40,7 +40,7 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void, onError: (error: unknown) => void): Promise<() => Promise<void>>;
   /**
    * The embedded database's upkeep (embedded-upkeep.ts: vacuum and checkpoints, which PGlite has no processes for),
-   * every few seconds until stopped; PostgreSQL does its own, so there it does nothing.
+   * every UPKEEP_INTERVAL_MS until stopped; PostgreSQL does its own, so there it does nothing.
    */
   startUpkeep(onError: (error: unknown) => void): { stop(): Promise<void> };
   /** One round of that upkeep now; undefined on PostgreSQL. */
@@ -141,6 +141,7 @@ export async function openDatabase(opts: {
   const db = drizzle({ client: statements.drizzleClient() as unknown as PGliteClient, schema, casing });
   await migrate(db, { migrationsFolder });
   embedded.set(db as unknown as Db, statements);
+  const upkeep = new EmbeddedUpkeep(client);
   const listen: Database['listen'] = async (channel, onNotify) => {
     const stop = await client.listen(checkedChannel(channel), onNotify);
     return async () => {
@@ -151,8 +152,8 @@ export async function openDatabase(opts: {
     db: db as unknown as Db,
     kind: 'pglite',
     listen,
-    startUpkeep: (onError) => startUpkeep(client, onError),
-    upkeep: () => upkeepRound(client),
+    startUpkeep: (onError) => upkeep.start(onError),
+    upkeep: () => upkeep.round(),
     close: () => client.close(),
   };
 }
