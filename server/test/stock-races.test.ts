@@ -58,7 +58,7 @@ describe(`${units} units of a sku, ${orderCount} orders of one unit`, () => {
     const now = new Date();
     // Each racer walks the orders as a warehouse round does: every order that may start, one transaction each.
     const startEverything = async () => {
-      for (const id of await ordersToStart(sb.database.db, client.id))
+      for (const id of (await ordersToStart(sb.database.db, client.id)).ids)
         await sb.database.db.transaction((tx) => startOrder(tx, sb.services.eventPayloads, domain, id, now));
     };
     await Promise.all(Array.from({ length: racers }, startEverything));

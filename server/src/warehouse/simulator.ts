@@ -27,6 +27,8 @@ export interface CatchUp {
   settled?: boolean;
   /** At this moment: the orders still to try, once the goods that arrived are received and the inbounds due completed. */
   orders?: number[];
+  /** At this moment: the orders after this id are still to be looked at (ordersToStart's pages); absent once all were. */
+  ordersAfter?: number;
   /** The next moment an inbound falls due, found when the moment was settled. */
   inbound?: Date;
 }
@@ -77,15 +79,22 @@ export async function runSlice(
         if (spent()) return stay;
       }
       await completeDueInbounds(db, services.eventPayloads, client);
-      // Listed after the goods arrived: they may let orders go that could not before.
-      catchUp.orders = await ordersToStart(db, client.id);
-      if (spent()) return stay;
+      // Listed after the goods arrived, a page at a time: they may let orders go that could not before.
+      catchUp.orders = [];
+      catchUp.ordersAfter = 0;
     }
-    for (let id = catchUp.orders.shift(); id !== undefined; id = catchUp.orders.shift()) {
-      await db.transaction(async (tx) => {
-        for (const shipment of await startOrderShipments(tx, services.eventPayloads, client, id, now))
-          await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
-      });
+    for (;;) {
+      for (let id = catchUp.orders.shift(); id !== undefined; id = catchUp.orders.shift()) {
+        await db.transaction(async (tx) => {
+          for (const shipment of await startOrderShipments(tx, services.eventPayloads, client, id, now))
+            await scheduleFirstMove(tx, shipment, now, opts.stepSeconds);
+        });
+        if (spent()) return stay;
+      }
+      if (catchUp.ordersAfter === undefined) break;
+      const page = await ordersToStart(db, client.id, { after: catchUp.ordersAfter });
+      catchUp.orders = page.ids;
+      catchUp.ordersAfter = page.next;
       if (spent()) return stay;
     }
     // On real time (the clock stays where it is) what an inbound brings is due at the next round.
