@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ordersToStart, startOrder } from '../src/modules/shipments/service.ts';
 import type { Client } from '../src/modules/clients/client.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
-import { orderDocument } from './support/fixtures.ts';
+import { createProduct, orderDocument } from './support/fixtures.ts';
 import { domainClient, receiveGoods } from './support/inventory.ts';
 
 let sb: TestSandbox;
@@ -15,19 +15,8 @@ const ids: Record<string, number> = {};
 
 const call = (method: string, url: string, body?: unknown) => sb.call(method, url, { token: client.token, body });
 
-async function product(sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) {
-  const answer = await call('POST', '/v3/products', {
-    data: {
-      type: 'product',
-      attributes: { sku, name: sku, ...attributes },
-      ...(parts
-        ? { relationships: { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } } }
-        : {}),
-    },
-  });
-  expect(answer.status, answer.raw).toBe(201);
-  return answer.body.data.id as number;
-}
+const product = (sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) =>
+  createProduct(sb, client.token, sku, attributes, parts);
 
 async function order(name: string, items: { sku: string; quantity: number }[], attributes: Record<string, unknown> = {}) {
   const answer = await call('POST', '/v3/orders', orderDocument(client, { items, attributes }));

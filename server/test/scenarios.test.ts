@@ -6,7 +6,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ordinaryRoad, scenarioMarkerPrefix, scenarios, type Scenario, type ScenarioStep } from '@shopapi/contract';
 import { schema } from '../src/platform/db/index.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
-import { orderDocument, uniqueNumber } from './support/fixtures.ts';
+import { createProduct, orderDocument, uniqueNumber } from './support/fixtures.ts';
 import { receiveGoods } from './support/inventory.ts';
 import { v2Order } from './support/v2.ts';
 
@@ -312,19 +312,8 @@ describe('PUT /sandbox/orders/{id}/scenario', () => {
 describe('an order for goods not all in free stock', () => {
   it("names on create what GET .../scenario says it waits for: a bundle's parts, no service, stock others reserved", async () => {
     const { client, call } = await clientWithStock(0);
-    const product = async (sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) => {
-      const answer = await call('POST', '/v3/products', {
-        data: {
-          type: 'product',
-          attributes: { sku, name: sku, ...attributes },
-          ...(parts
-            ? { relationships: { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } } }
-            : {}),
-        },
-      });
-      expect(answer.status, answer.raw).toBe(201);
-      return answer.body.data.id as number;
-    };
+    const product = (sku: string, attributes: Record<string, unknown> = {}, parts?: { id: number; quantity: number }[]) =>
+      createProduct(sb, client.token, sku, attributes, parts);
     const shirt = await product('SHIRT');
     const mug = await product('MUG');
     await product('GIFTBOX', { type: 'BUNDLE' }, [

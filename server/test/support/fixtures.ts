@@ -50,6 +50,23 @@ export function orderDocument(client: Pick<TestClient, 'orderTypeIds'>, opts: Or
   };
 }
 
+/** A product of the client with these attributes (its name is its sku unless given), a bundle with its parts; its id. */
+export async function createProduct(
+  sb: TestSandbox,
+  token: string,
+  sku: string,
+  attributes: Record<string, unknown> = {},
+  parts?: { id: number; quantity: number }[],
+): Promise<number> {
+  const relationships = parts && { parts: { data: parts.map((p) => ({ type: 'product', id: p.id, meta: { quantity: p.quantity } })) } };
+  const answer = await sb.call('POST', '/v3/products', {
+    token,
+    body: { data: { type: 'product', attributes: { sku, name: sku, ...attributes }, ...(relationships ? { relationships } : {}) } },
+  });
+  if (answer.status !== 201) throw new Error(`product ${sku}: ${answer.raw}`);
+  return answer.body.data.id as number;
+}
+
 export async function createProducts(sb: TestSandbox, token: string, skus: string[]) {
   const ids: number[] = [];
   for (const sku of skus) {

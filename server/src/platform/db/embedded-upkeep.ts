@@ -14,7 +14,7 @@
 // reads and rewrites every page written since the table's last vacuum (to mark it all-visible), about 2.3 ms a MiB
 // measured, whatever it frees: one that came only for the dead rows of a replaced image, after 2 s of another client's
 // uploads at 25 MiB/s, took 110-150 ms. Hence the inserted bytes as a reason of their own, and short rounds: a vacuum
-// meets a few MiB of new pages (10-25 ms). A checkpoint writes at most the 16 MB of shared buffers.
+// meets a few MiB of new pages (8-10 ms measured). A checkpoint writes at most the 16 MB of shared buffers.
 // A round reads the WAL's position first: when nothing was written since the last round ended, it is done (one
 // statement). Otherwise it reads the tables' counts from the statistics functions (the pg_stat_user_tables view reads
 // every column of every table: 2.5 ms, and with the sizes 6-8 ms a round) and sizes only the tables with a count.
