@@ -1,6 +1,6 @@
 // The SQL of making and moving shipments: what an order still needs, what stock is free, what a shipment carries, and
 // the rows a shipment's moves write. The rules that use these live in service.ts.
-import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, ownedBy, queryRows, schema } from '../../platform/db/index.ts';
 import { locationTypesExcludedFromFulfilment } from '../inventory/levels.ts';
 
@@ -32,6 +32,41 @@ export interface Line {
   quantity: number;
 }
 
+/** The location types whose stock no shipment takes, as a list of parameters. */
+const excludedLocations = sql.join(
+  locationTypesExcludedFromFulfilment.map((type) => sql`${type}`),
+  sql`, `,
+);
+
+/**
+ * SQL: the goods of the order items aliased `item`, by the rules of goodsOfLines: `join` gives each item its product
+ * `p` and, for a bundle, each of its parts `pp` (a row per part); `where` keeps the items that need goods (not a
+ * service, not a bundle without parts).
+ */
+const goodsOfItems = (item: string) => ({
+  join: sql`join ${products} p on p.id = ${sql.raw(item)}.product_id
+      left join ${productParts} pp on p.type = 'BUNDLE' and pp.product_id = p.id`,
+  where: sql`p.type <> 'SERVICE' and (p.type <> 'BUNDLE' or pp.id is not null)`,
+});
+
+/**
+ * SQL: the free stock of `productId` in `warehouse`, by the rules of unreserved: the joins (laterals `s` and `r`) and
+ * the quantity they give, sellable stock on the shelf less what open shipments there reserved, at least 0.
+ */
+const freeStockOf = (clientId: number, warehouse: SQL, productId: SQL) => ({
+  join: sql`left join lateral (
+        select sum(st.quantity) as on_shelf from ${stock} st
+        where st.client_id = ${clientId} and st.warehouse_code = ${warehouse} and st.product_id = ${productId}
+          and not st.quarantined and st.quality = 'OK' and st.status = 'OK' and st.location_type not in (${excludedLocations})
+      ) s on true
+      left join lateral (
+        select sum(si.quantity) as reserved from ${shipmentItems} si join ${shipments} sh on sh.id = si.shipment_id
+        where sh.client_id = ${clientId} and sh.warehouse_code = ${warehouse} and sh.status <> 'SHIPPED'
+          and si.product_id = ${productId}
+      ) r on true`,
+  quantity: sql`greatest(0, coalesce(s.on_shelf, 0) - coalesce(r.reserved, 0))`,
+});
+
 /** What is still open on an order: item quantities no shipment covers yet. */
 export async function openLines(tx: Db, orderId: number): Promise<Line[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
@@ -62,35 +97,24 @@ export async function missingForNewOrder(
   orderId: number,
   warehouse: string,
 ): Promise<{ sku: string; quantity: number }[]> {
-  const excluded = sql.join(
-    locationTypesExcludedFromFulfilment.map((type) => sql`${type}`),
-    sql`, `,
-  );
+  const goods = goodsOfItems('i');
+  const free = freeStockOf(clientId, sql`${warehouse}`, sql`n.product_id`);
   return queryRows<{ sku: string; quantity: number }>(
     tx,
     sql`with goods as (
       select coalesce(pp.part_id, i.product_id) as product_id, coalesce(part.sku, i.sku) as sku,
         i.quantity * coalesce(pp.quantity, 1) as quantity, i.id as item_id
       from ${orderItems} i
-      join ${products} p on p.id = i.product_id
-      left join ${productParts} pp on p.type = 'BUNDLE' and pp.product_id = p.id
+      ${goods.join}
       left join ${products} part on part.id = pp.part_id
-      where i.order_id = ${orderId} and p.type <> 'SERVICE' and (p.type <> 'BUNDLE' or pp.id is not null)
+      where i.order_id = ${orderId} and ${goods.where}
     ), needed as (
       select product_id, min(sku) as sku, sum(quantity) as quantity, min(item_id) as first_item from goods group by product_id
     )
-    select n.sku, (n.quantity - greatest(0, coalesce(s.on_shelf, 0) - coalesce(r.reserved, 0)))::int as quantity
+    select n.sku, (n.quantity - ${free.quantity})::int as quantity
     from needed n
-    left join lateral (
-      select sum(st.quantity) as on_shelf from ${stock} st
-      where st.client_id = ${clientId} and st.warehouse_code = ${warehouse} and st.product_id = n.product_id
-        and not st.quarantined and st.quality = 'OK' and st.status = 'OK' and st.location_type not in (${excluded})
-    ) s on true
-    left join lateral (
-      select sum(si.quantity) as reserved from ${shipmentItems} si join ${shipments} sh on sh.id = si.shipment_id
-      where sh.client_id = ${clientId} and sh.warehouse_code = ${warehouse} and sh.status <> 'SHIPPED' and si.product_id = n.product_id
-    ) r on true
-    where n.quantity > greatest(0, coalesce(s.on_shelf, 0) - coalesce(r.reserved, 0))
+    ${free.join}
+    where n.quantity > ${free.quantity}
     order by n.first_item, n.sku`,
   );
 }
@@ -177,10 +201,8 @@ export async function ordersToStart(
   page: { after?: number; limit?: number } = {},
 ): Promise<{ ids: number[]; next?: number }> {
   const { after = 0, limit = ordersToStartPage } = page;
-  const excluded = sql.join(
-    locationTypesExcludedFromFulfilment.map((type) => sql`${type}`),
-    sql`, `,
-  );
+  const goods = goodsOfItems('l');
+  const free = freeStockOf(clientId, sql`w.warehouse`, sql`w.product_id`);
   const [row] = await queryRows<{ ids: string; last: number | null; looked: number }>(
     db,
     sql`with candidate as (
@@ -201,22 +223,12 @@ export async function ordersToStart(
     ), goods as (
       select l.id as line_id, l.warehouse, coalesce(pp.part_id, l.product_id) as product_id, coalesce(pp.quantity, 1) as per
       from line l
-      join ${products} p on p.id = l.product_id
-      left join ${productParts} pp on p.type = 'BUNDLE' and pp.product_id = p.id
-      where p.type <> 'SERVICE' and (p.type <> 'BUNDLE' or pp.id is not null)
+      ${goods.join}
+      where ${goods.where}
     ), free as (
-      select w.warehouse, w.product_id, greatest(0, coalesce(s.on_shelf, 0) - coalesce(r.reserved, 0)) as quantity
+      select w.warehouse, w.product_id, ${free.quantity} as quantity
       from (select distinct warehouse, product_id from goods) w
-      left join lateral (
-        select sum(st.quantity) as on_shelf from ${stock} st
-        where st.client_id = ${clientId} and st.warehouse_code = w.warehouse and st.product_id = w.product_id
-          and not st.quarantined and st.quality = 'OK' and st.status = 'OK' and st.location_type not in (${excluded})
-      ) s on true
-      left join lateral (
-        select sum(si.quantity) as reserved from ${shipmentItems} si join ${shipments} sh on sh.id = si.shipment_id
-        where sh.client_id = ${clientId} and sh.warehouse_code = w.warehouse and sh.status <> 'SHIPPED'
-          and si.product_id = w.product_id
-      ) r on true
+      ${free.join}
     ), possible as (
       select l.order_id, l.open, least(l.open, coalesce(min(floor(f.quantity / g.per)), l.open)) as quantity
       from line l
