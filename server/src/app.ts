@@ -30,6 +30,7 @@ import type { AppContext } from './api/shared/context.ts';
 import { TokenCache } from './modules/clients/token-cache.ts';
 import type { ModuleServices } from './modules/services.ts';
 import { orderPlacing, placedRelations } from './modules/orders/repository.ts';
+import { newOrderShortfall } from './modules/shipments/repository.ts';
 import { eventPayloads, installStoredJson, placementJson } from './representation/index.ts';
 import { authApiPlugin } from './api/auth/plugin.ts';
 import { v3Plugin } from './api/v3/plugin.ts';
@@ -54,8 +55,9 @@ export function composeServices(config: Config): ModuleServices {
   return {
     tokenCache: new TokenCache(),
     eventPayloads: eventPayloads(config.publicUrl ?? listeningBaseOf(config)),
-    // The order's and its items' stored JSON, written by the statement that places the order.
-    orderPlacing: orderPlacing(placementJson(placedRelations)),
+    // The statement that places an order also writes the order's and its items' stored JSON, and finds what free stock
+    // does not cover of its goods (the scenario warning of a create).
+    orderPlacing: orderPlacing({ shortfall: newOrderShortfall(placedRelations), hook: placementJson(placedRelations) }),
   };
 }
 

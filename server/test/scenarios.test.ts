@@ -353,5 +353,19 @@ describe('an order for goods not all in free stock', () => {
       { sku: 'MUG', quantity: 2 },
       { sku: 'SKU-A', quantity: 1 },
     ]);
+    // The order's own warehouse counts, not the client's default one: the shirts are in NR, none in DD.
+    const elsewhere = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { attributes: { fulfillFrom: 'DD' }, items: [{ sku: 'SHIRT', quantity: 1 }] }),
+    });
+    expect(elsewhere.status, elsewhere.raw).toBe(201);
+    expect(elsewhere.headers['sandbox-scenario']).toBe('waits-for-stock; not in free stock in DD: SHIRT 1');
+    // What is in stock gives no warning and no header.
+    const covered = await sb.call('POST', '/v3/orders', {
+      token: client.token,
+      body: orderDocument(client, { items: [{ sku: 'SHIRT', quantity: 5 }] }),
+    });
+    expect(covered.status, covered.raw).toBe(201);
+    expect(covered.headers['sandbox-scenario']).toBeUndefined();
   });
 });

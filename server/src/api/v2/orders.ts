@@ -19,7 +19,7 @@ export function v2OrderRoutes(app: FastifyInstance, { db, services }: AppContext
     const { order, problems } = await newOrderFromV2(db, request.client.id, request.body, request.warnings);
     const warnings = v2OrderWarnings(request.warnings);
     const placed = await placeOrder(db, services.orderPlacing, request.client.id, order, problems, warnings);
-    const road = await noteNewOrder(db, request.client, placed, warnings);
+    const road = noteNewOrder(request.client, placed, warnings);
     if (road) reply.header('sandbox-scenario', asciiHeader(road));
     return ok(v2Messages.orderAdded, placed.order.id);
   });

@@ -93,7 +93,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf, services }: AppC
       const { order, problems, locate } = newOrderFromDocument(request.body);
       const warnings = locatedWarnings(request.warnings, locate);
       const placed = await locating(locate, placeOrder(db, services.orderPlacing, request.client.id, order, problems, warnings), base);
-      const road = await noteNewOrder(db, request.client, placed, warnings);
+      const road = noteNewOrder(request.client, placed, warnings);
       if (road) reply.header('sandbox-scenario', asciiHeader(road));
       // A new order answers with everything it was created with.
       return createdOrderDocument(placed, include.size ? include : new Set(orderIncludes), base);

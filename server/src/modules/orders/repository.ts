@@ -55,13 +55,20 @@ export interface OrderReferences {
   productBySku: Map<string, { id: number; name: string }>;
 }
 
-/** What one placement wrote. */
+/** A sku of a new order's goods, and how much of it free stock does not cover. */
+export interface Shortfall {
+  sku: string;
+  quantity: number;
+}
+
+/** What one placement wrote, and what free stock did not cover of its goods when it was written. */
 export interface PlacedOrder {
   order: OrderRow;
   items: OrderItemRow[];
   deliveryAddress: AddressRow;
   billingAddress: AddressRow;
   pickUpPoint?: PickUpPointRow;
+  shortfall: Shortfall[];
 }
 
 const addressColumns = sql.raw(
@@ -98,6 +105,7 @@ interface Answer {
   billingAddress: Record<string, unknown> | null;
   pickUpPoint: Record<string, unknown> | null;
   items: Record<string, unknown>[];
+  shortfall: Shortfall[];
 }
 
 /** Column name → TypeScript name: the schema's snake_case casing, reversed. */
@@ -146,12 +154,22 @@ export interface PlacementHook {
   /** Evaluated in the statement's first CTE, before any row is written. */
   readonly before?: SQL;
   /** CTEs after the statement's own; they read `PlacedRelations` by name. */
-  readonly writes: SQL;
+  readonly writes?: SQL;
   /** Evaluated in the answer, after every write. */
   readonly after?: SQL;
 }
 
-/** The placing statement, rendered once per app with its hook's further writes. */
+/**
+ * What the placing statement is made of besides its own writes, handed in by the composition root: `shortfall`, a JSON
+ * array of Shortfall evaluated in the answer after every write, reading `PlacedRelations` by name (the shipments
+ * module's rules, newOrderShortfall); `hook`, further writes.
+ */
+export interface PlacementParts {
+  readonly shortfall: SQL;
+  readonly hook?: PlacementHook;
+}
+
+/** The placing statement, rendered once per app with its parts. */
 export interface OrderPlacing {
   placeOrderRows(
     db: Db,
@@ -163,7 +181,7 @@ export interface OrderPlacing {
 }
 
 /** The statement: the order travels as one JSON parameter, the rest as a few scalars. */
-const placeOrderStatement = (hook: PlacementHook | undefined) =>
+const placeOrderStatement = ({ shortfall, hook }: PlacementParts) =>
   textStatement(
     sql`with input as (
       select ${sql.placeholder('clientId')}::int as client_id, ${sql.placeholder('document')}::jsonb as doc, ${sql.placeholder('orderTypeId')}::int as order_type_id,
@@ -232,7 +250,7 @@ const placeOrderStatement = (hook: PlacementHook | undefined) =>
         i.price, i.vat, coalesce(nullif(i.name, ''), product.name), i.metadata
       from input, inserted, item_input i join product on product.sku = i.sku
       order by i.position
-      returning *)${hook ? sql`, ${hook.writes}` : sql``}
+      returning *)${hook?.writes ? sql`, ${hook.writes}` : sql``}
     select json_build_object(
       'orderType', (select id from order_type),
       'shippingMethod', (select row_to_json(s) from shipping_method s),
@@ -242,9 +260,8 @@ const placeOrderStatement = (hook: PlacementHook | undefined) =>
       'deliveryAddress', (select row_to_json(a) from delivery a),
       'billingAddress', coalesce((select row_to_json(a) from billing a), (select row_to_json(a) from delivery a)),
       'pickUpPoint', (select row_to_json(p) from pick_up_point p),
-      'items', (select coalesce(json_agg(i order by i.id), '[]') from item i))::text as answer${
-        hook?.after ? sql`, ${hook.after} as unmarked` : sql``
-      }`,
+      'items', (select coalesce(json_agg(i order by i.id), '[]') from item i),
+      'shortfall', ${shortfall})::text as answer${hook?.after ? sql`, ${hook.after} as unmarked` : sql``}`,
   );
 
 /**
@@ -254,8 +271,8 @@ const placeOrderStatement = (hook: PlacementHook | undefined) =>
  * are written with it; its createdAt is `now` on the client's clock, read from the clients row in the same statement.
  * An order with the same externalOrderNumber written meanwhile makes it fail on orders_client_external_key.
  */
-export function orderPlacing(hook?: PlacementHook): OrderPlacing {
-  const statement = placeOrderStatement(hook);
+export function orderPlacing(parts: PlacementParts): OrderPlacing {
+  const statement = placeOrderStatement(parts);
   return {
     async placeOrderRows(db, clientId, now, placement, write) {
       const { order, items } = placement;
@@ -285,6 +302,7 @@ export function orderPlacing(hook?: PlacementHook): OrderPlacing {
           deliveryAddress: rowOf<AddressRow>(found.deliveryAddress!),
           billingAddress: rowOf<AddressRow>(found.billingAddress!),
           ...(found.pickUpPoint ? { pickUpPoint: rowOf<PickUpPointRow>(found.pickUpPoint) } : {}),
+          shortfall: found.shortfall,
         },
       };
     },

@@ -8,7 +8,7 @@ import type { InputWarnings } from '../../platform/request-warnings.ts';
 import type { Client } from '../clients/client.ts';
 import { refuseWhileAdvancing } from '../clients/clock.ts';
 import { lockClientWarehouse } from '../inventory/service.ts';
-import { hasPickUpPoint, lockOrder, missingForNewOrder, roadFieldsOfOrder } from '../shipments/repository.ts';
+import { hasPickUpPoint, lockOrder, roadFieldsOfOrder } from '../shipments/repository.ts';
 import { isWalked, markerIn, orderRoad, outsideEu } from '../shipments/road.ts';
 import { missingGoods, type OrderRow } from '../shipments/service.ts';
 
@@ -26,25 +26,25 @@ export interface OrderScenario {
 }
 
 /**
- * What a new order's road is, from what placing it returned (no read of the order again). A marker is noted as a
+ * What a new order's road is, from what placing it returned (no statement of its own: the placing statement found what
+ * free stock does not cover of the order's goods, newOrderShortfall in shipments/repository.ts). A marker is noted as a
  * `scenario` warning: the scenario it sets, or why it sets none (the order is real data and is kept). Goods that free
  * stock does not cover are a `scenario` warning too: the order is accepted and waits for them (waits-for-stock, or
  * partial-delivery when it allows that), and the warning says so at once instead of leaving an order that never ships
  * unexplained. The answer is the Sandbox-Scenario header's value: the scenario and what the order waits for; undefined
  * on the ordinary road.
  */
-export async function noteNewOrder(
-  db: Db,
+export function noteNewOrder(
   client: Client,
-  placed: { order: OrderRow; deliveryAddress: { countryCode: string } },
+  placed: { order: OrderRow; deliveryAddress: { countryCode: string }; shortfall: { sku: string; quantity: number }[] },
   warnings: InputWarnings,
-): Promise<string | undefined> {
+): string | undefined {
   const { order } = placed;
   const marker = markerIn(order.metadata, 'order', placed.deliveryAddress.countryCode);
   if (marker?.scenario)
     warnings.add('scenario', `the order follows the test scenario ${marker.name} (${marker.scenario.title})`, ['metadata', marker.field]);
   else if (marker) warnings.add('scenario', `${marker.refusal}: the order takes the ordinary road`, ['metadata', marker.field]);
-  const missing = await missingForNewOrder(db, client.id, order.id, order.fulfillFrom ?? client.defaultWarehouse);
+  const missing = placed.shortfall;
   if (!missing.length) return marker?.scenario?.name;
   const named = missing
     .slice(0, namedSkusMax)

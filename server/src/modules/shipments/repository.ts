@@ -50,19 +50,20 @@ const goodsOfItems = (item: string) => ({
 });
 
 /**
- * SQL: the free stock of `productId` in `warehouse`, by the rules of unreserved: the joins (laterals `s` and `r`) and
- * the quantity they give, sellable stock on the shelf less what open shipments there reserved, at least 0.
+ * SQL: the free stock of a product in a warehouse of a client, by the rules of unreserved: the joins (laterals `s` and
+ * `r`) and the quantity they give, sellable stock on the shelf less what open shipments there reserved, at least 0. Each
+ * of `of` is an expression of the statement that uses it.
  */
-const freeStockOf = (clientId: number, warehouse: SQL, productId: SQL) => ({
+const freeStockOf = (of: { client: SQL; warehouse: SQL; product: SQL }) => ({
   join: sql`left join lateral (
         select sum(st.quantity) as on_shelf from ${stock} st
-        where st.client_id = ${clientId} and st.warehouse_code = ${warehouse} and st.product_id = ${productId}
+        where st.client_id = ${of.client} and st.warehouse_code = ${of.warehouse} and st.product_id = ${of.product}
           and not st.quarantined and st.quality = 'OK' and st.status = 'OK' and st.location_type not in (${excludedLocations})
       ) s on true
       left join lateral (
         select sum(si.quantity) as reserved from ${shipmentItems} si join ${shipments} sh on sh.id = si.shipment_id
-        where sh.client_id = ${clientId} and sh.warehouse_code = ${warehouse} and sh.status <> 'SHIPPED'
-          and si.product_id = ${productId}
+        where sh.client_id = ${of.client} and sh.warehouse_code = ${of.warehouse} and sh.status <> 'SHIPPED'
+          and si.product_id = ${of.product}
       ) r on true`,
   quantity: sql`greatest(0, coalesce(s.on_shelf, 0) - coalesce(r.reserved, 0))`,
 });
@@ -87,36 +88,33 @@ export async function openLines(tx: Db, orderId: number): Promise<Line[]> {
 }
 
 /**
- * What free stock in the warehouse does not cover of a just-placed order (it has no shipment yet), per sku of the goods
- * (a bundle's parts; services none), in the order of its items: missingGoods in one statement, for the create path,
- * which stays a few statements however many items the order has. The same rules as unreserved and goodsOfLines.
+ * SQL, a JSON array of `{ sku, quantity }`: what free stock does not cover of a new order's goods, per sku (a bundle's
+ * parts; services none), in the order of its items; the rules of missingGoods, unreserved and goodsOfLines. It is an
+ * expression of the statement that places the order (orders/repository.ts, composed in app.ts), so that a create stays
+ * one round trip to the database: the check in a statement of its own was a third of a create's socket writes. That
+ * statement's writes are not visible to its other parts, so this reads the order and the items it wrote under the names
+ * of its relations (`placed`); a new order has no shipment yet, so all of its items are open.
  */
-export async function missingForNewOrder(
-  tx: Db,
-  clientId: number,
-  orderId: number,
-  warehouse: string,
-): Promise<{ sku: string; quantity: number }[]> {
+export function newOrderShortfall(placed: { order: string; items: string }): SQL {
   const goods = goodsOfItems('i');
-  const free = freeStockOf(clientId, sql`${warehouse}`, sql`n.product_id`);
-  return queryRows<{ sku: string; quantity: number }>(
-    tx,
-    sql`with goods as (
-      select coalesce(pp.part_id, i.product_id) as product_id, coalesce(part.sku, i.sku) as sku,
-        i.quantity * coalesce(pp.quantity, 1) as quantity, i.id as item_id
-      from ${orderItems} i
-      ${goods.join}
-      left join ${products} part on part.id = pp.part_id
-      where i.order_id = ${orderId} and ${goods.where}
-    ), needed as (
-      select product_id, min(sku) as sku, sum(quantity) as quantity, min(item_id) as first_item from goods group by product_id
-    )
-    select n.sku, (n.quantity - ${free.quantity})::int as quantity
-    from needed n
-    ${free.join}
-    where n.quantity > ${free.quantity}
-    order by n.first_item, n.sku`,
-  );
+  const free = freeStockOf({ client: sql`w.client_id`, warehouse: sql`w.warehouse`, product: sql`n.product_id` });
+  return sql`(select coalesce(json_agg(json_build_object('sku', n.sku, 'quantity', (n.quantity - ${free.quantity})::int)
+        order by n.first_item, n.sku), '[]')
+      from (
+        select coalesce(pp.part_id, i.product_id) as product_id, min(coalesce(part.sku, i.sku)) as sku,
+          sum(i.quantity * coalesce(pp.quantity, 1)) as quantity, min(i.id) as first_item
+        from ${sql.raw(placed.items)} i
+        ${goods.join}
+        left join ${products} part on part.id = pp.part_id
+        where ${goods.where}
+        group by coalesce(pp.part_id, i.product_id)
+      ) n
+      cross join (
+        select o.client_id, coalesce(o.fulfill_from, c.default_warehouse) as warehouse
+        from ${sql.raw(placed.order)} o join ${clients} c on c.id = o.client_id
+      ) w
+      ${free.join}
+      where n.quantity > ${free.quantity})`;
 }
 
 /** Sellable stock in a warehouse minus what open shipments there have reserved, per product. */
@@ -202,7 +200,7 @@ export async function ordersToStart(
 ): Promise<{ ids: number[]; next?: number }> {
   const { after = 0, limit = ordersToStartPage } = page;
   const goods = goodsOfItems('l');
-  const free = freeStockOf(clientId, sql`w.warehouse`, sql`w.product_id`);
+  const free = freeStockOf({ client: sql`${clientId}`, warehouse: sql`w.warehouse`, product: sql`w.product_id` });
   const [row] = await queryRows<{ ids: string; last: number | null; looked: number }>(
     db,
     sql`with candidate as (

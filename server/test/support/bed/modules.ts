@@ -5,6 +5,7 @@ import type { Db } from '../../../src/platform/db/index.ts';
 import type { Client } from '../../../src/modules/clients/client.ts';
 import { createClient } from '../../../src/modules/clients/service.ts';
 import { TokenCache } from '../../../src/modules/clients/token-cache.ts';
+import { sql } from 'drizzle-orm';
 import { orderPlacing, type PlacementHook } from '../../../src/modules/orders/repository.ts';
 import type { ModuleServices } from '../../../src/modules/services.ts';
 import { openTestDatabase } from './database.ts';
@@ -19,7 +20,11 @@ export interface ModuleTestBed {
   close(): Promise<void>;
 }
 
-/** `placement`: a hook for the placing statement (none: it writes only the order's own rows). */
+/**
+ * `placement`: a hook for the placing statement (none: it writes only the order's own rows). The placed order's shortfall
+ * is always an empty list here: its rules live in the shipments module (newOrderShortfall), which app.ts composes and
+ * the API tests check (scenarios.test.ts); the bed serves every module area's tests and pulls in none of them.
+ */
 export async function openModuleTestBed(opts: { placement?: PlacementHook } = {}): Promise<ModuleTestBed> {
   const { database } = await openTestDatabase(false);
   const payloads: ModuleTestBed['payloads'] = [];
@@ -35,7 +40,7 @@ export async function openModuleTestBed(opts: { placement?: PlacementHook } = {}
         return { type: 'inbound', id };
       },
     },
-    orderPlacing: orderPlacing(opts.placement),
+    orderPlacing: orderPlacing({ shortfall: sql`'[]'::json`, hook: opts.placement }),
   };
   return {
     db: database.db,
