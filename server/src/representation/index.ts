@@ -18,7 +18,7 @@ export { packingSlipDocuments } from './inbound-packing-slips.ts';
 export { inboundDocuments } from './inbounds.ts';
 export { orderAttachmentResource } from './order-attachments.ts';
 export { orderItemDocuments } from './order-items.ts';
-export { createdOrderDocument, orderDocuments, orderPageText } from './orders.ts';
+export { createdOrderBody, orderDocuments, orderPageText } from './orders.ts';
 export { pickUpPointDocuments } from './pick-up-points.ts';
 export { productDocuments } from './products.ts';
 export { returnItemResource } from './return-items.ts';

@@ -7,7 +7,7 @@ import { schema, type Db } from '../platform/db/index.ts';
 import type { OrderRow, PlacedOrder } from '../modules/orders/service.ts';
 import type { IdQuery, ResourceObject } from './resource.ts';
 import { describe, heldMany, heldOne, toOne } from './description.ts';
-import { documents, inPage, madeOnce, pageText, type Parts } from './sql.ts';
+import { documentBody, documents, inPage, madeOnce, pageText, type Parts } from './sql.ts';
 import { orderItemResource } from './order-items.ts';
 import { addressResource, addressSql } from './addresses.ts';
 import { pickUpPointResource, pickUpPointSql } from './pick-up-points.ts';
@@ -127,4 +127,15 @@ export function createdOrderDocument(placed: PlacedOrder, include: ReadonlySet<s
     included.push(addressResource(billingAddress, base));
   if (include.has('pickUpPoint') && pickUpPoint) included.push(pickUpPointResource(pickUpPoint, base));
   return { data, ...(include.size ? { included } : {}) };
+}
+
+/**
+ * The create answer as the JSON text it is sent as: createdOrderDocument written out as the list pages' text is, without
+ * the response serializer (the names are the contract's, checked at start; the mappers are held to the SQL the list
+ * pages send). Under the create load the serializer took about a twelfth of the server's time per create: choosing the
+ * schema of each included resource validated it against every candidate first.
+ */
+export function createdOrderBody(placed: PlacedOrder, include: ReadonlySet<string>, base: string): Buffer {
+  const { data, included } = createdOrderDocument(placed, include, base);
+  return documentBody({ data: JSON.stringify(data), ...(included ? { included: JSON.stringify(included) } : {}) });
 }

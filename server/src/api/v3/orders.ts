@@ -18,7 +18,7 @@ import {
 } from '../../modules/orders/service.ts';
 import {
   addressDocuments,
-  createdOrderDocument,
+  createdOrderBody,
   documentBody,
   orderDocuments,
   orderItemDocuments,
@@ -96,7 +96,7 @@ export function orderRoutes(app: FastifyInstance, { db, baseOf, services }: AppC
       const road = noteNewOrder(request.client, placed, warnings);
       if (road) reply.header('sandbox-scenario', asciiHeader(road));
       // A new order answers with everything it was created with.
-      return createdOrderDocument(placed, include.size ? include : new Set(orderIncludes), base);
+      return createdOrderBody(placed, include.size ? include : new Set(orderIncludes), base);
     },
     { cachedClient: true },
   );
