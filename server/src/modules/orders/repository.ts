@@ -154,7 +154,7 @@ export interface PlacementHook {
   /** Evaluated in the statement's first CTE, before any row is written. */
   readonly before?: SQL;
   /** CTEs after the statement's own; they read `PlacedRelations` by name. */
-  readonly writes?: SQL;
+  readonly writes: SQL;
   /** Evaluated in the answer, after every write. */
   readonly after?: SQL;
 }
@@ -250,7 +250,7 @@ const placeOrderStatement = ({ shortfall, hook }: PlacementParts) =>
         i.price, i.vat, coalesce(nullif(i.name, ''), product.name), i.metadata
       from input, inserted, item_input i join product on product.sku = i.sku
       order by i.position
-      returning *)${hook?.writes ? sql`, ${hook.writes}` : sql``}
+      returning *)${hook ? sql`, ${hook.writes}` : sql``}
     select json_build_object(
       'orderType', (select id from order_type),
       'shippingMethod', (select row_to_json(s) from shipping_method s),
