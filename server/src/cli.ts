@@ -131,6 +131,9 @@ async function serve(config: Config, database: Database, lock: DataFolderLock | 
   const dropped = await dropAbandonedStages(database.db, database.kind === 'postgres' ? 3_600_000 : 0);
   if (dropped) console.log(`Deleted the parts of ${dropped} upload${dropped === 1 ? '' : 's'} a stopped process left unfinished.`);
   const app = await buildApp({ db: database.db, config, services, paceWarehouse: true });
+  database.reportLostConnections((error) =>
+    app.log.warn({ err: error }, 'PostgreSQL ended an idle connection of the pool; the pool opens another when needed'),
+  );
   const dispatcher = startDispatcher(database.db, {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     concurrency: config.webhookConcurrency,

@@ -45,6 +45,12 @@ export interface Database {
   startUpkeep(onError: (error: unknown) => void): { stop(): Promise<void> };
   /** One round of that upkeep now; undefined on PostgreSQL. */
   upkeep(): Promise<UpkeepRound | undefined>;
+  /**
+   * Where a connection the pool held idle that PostgreSQL ended (a restart, pg_terminate_backend, an idle timeout, the
+   * network) is reported, in place of a warning on the console. The pool drops it and opens another when a query needs
+   * one; a query that was running on a connection that ended fails as it always did. Never called on PGlite.
+   */
+  reportLostConnections(report: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -80,6 +86,11 @@ export async function openDatabase(opts: {
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, options: plannerSettings.join(' ') });
+    // An idle connection that PostgreSQL ended is an 'error' event of the pool; without a listener it was an uncaught
+    // exception that ended the process, and with it every client's requests in flight.
+    let reportLost = (error: Error) =>
+      console.warn(`PostgreSQL ended an idle connection of the pool (${error.message}); the pool opens another when needed.`);
+    pool.on('error', (error) => reportLost(error));
     const db = drizzle({ client: pool, schema, casing });
     // The lock lives on its own connection, so the migrator can use the pool however small it is.
     const lock = new Client({ connectionString: opts.databaseUrl });
@@ -115,6 +126,9 @@ export async function openDatabase(opts: {
       listen,
       startUpkeep: () => ({ stop: async () => {} }),
       upkeep: async () => undefined,
+      reportLostConnections: (report) => {
+        reportLost = report;
+      },
       close,
     };
   }
@@ -154,6 +168,7 @@ export async function openDatabase(opts: {
     listen,
     startUpkeep: (onError) => upkeep.start(onError),
     upkeep: () => upkeep.round(),
+    reportLostConnections: () => {},
     close: () => client.close(),
   };
 }
