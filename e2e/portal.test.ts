@@ -265,9 +265,12 @@ describe('routes', () => {
       const page = await context.newPage();
       await page.goto(`${site.url}/specs/v3/create-order`);
       await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
-      // Past the links' coming into view and two idle periods: when prefetching would have run (the test above).
+      // Past the links' coming into view and two idle periods: when prefetching would have run (the test above needs
+      // 1 s). The idle waits are bounded, as every other wait here is: once, in a full run, this test ran into its 30 s.
       await page.waitForTimeout(1000);
-      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+      await page.evaluate(
+        () => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve, { timeout: 5000 }), { timeout: 5000 })),
+      );
       expect(await page.locator('link[rel="prefetch"]').count(), JSON.stringify(connection)).toBe(0);
       await context.close();
     }
