@@ -7,17 +7,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase } from './support/bed/database.ts';
 import { type Database, openDatabase, queryRows } from '../src/platform/db/index.ts';
 
-let test: Awaited<ReturnType<typeof openTestDatabase>>;
+let testDatabase: Awaited<ReturnType<typeof openTestDatabase>>;
 let database: Database;
 
 beforeAll(async () => {
-  test = await openTestDatabase(false);
-  database = await openDatabase({ databaseUrl: test.url!, poolSize: 3 });
+  testDatabase = await openTestDatabase(false);
+  database = await openDatabase({ databaseUrl: testDatabase.url!, poolSize: 3 });
 });
 
 afterAll(async () => {
   await database?.close();
-  await test?.database.close();
+  await testDatabase?.database.close();
 });
 
 describe('a connection of the pool that PostgreSQL ends while idle', () => {
@@ -32,7 +32,7 @@ describe('a connection of the pool that PostgreSQL ends while idle', () => {
     );
     expect(new Set(pids).size).toBe(3);
 
-    const admin = new pg.Client({ connectionString: test.url });
+    const admin = new pg.Client({ connectionString: testDatabase.url });
     await admin.connect();
     try {
       const { rows } = await admin.query<{ ended: boolean }>('select pg_terminate_backend(pid) as ended from unnest($1::int[]) as pid', [

@@ -6,6 +6,7 @@ import { type Db, ownedBy, schema } from '../../platform/db/index.ts';
 import { domainError } from '../../platform/errors.ts';
 import type { InputWarnings } from '../../platform/request-warnings.ts';
 import type { Client } from '../clients/client.ts';
+import type { PlacedOrder } from '../orders/repository.ts';
 import { refuseWhileAdvancing } from '../clients/clock.ts';
 import { lockClientWarehouse } from '../inventory/service.ts';
 import { hasPickUpPoint, lockOrder, roadFieldsOfOrder } from '../shipments/repository.ts';
@@ -36,7 +37,7 @@ export interface OrderScenario {
  */
 export function noteNewOrder(
   client: Client,
-  placed: { order: OrderRow; deliveryAddress: { countryCode: string }; shortfall: { sku: string; quantity: number }[] },
+  placed: Pick<PlacedOrder, 'order' | 'deliveryAddress' | 'shortfall'>,
   warnings: InputWarnings,
 ): string | undefined {
   const { order } = placed;
