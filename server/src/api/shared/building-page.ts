@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { BuildProgress, BuildStep } from '../../platform/build-progress.ts';
+import { headersOf, setSecurityHeaders } from './security-headers.ts';
 
 const reloadSeconds = 3;
 const style = `body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1c1e21;background:#fff}
@@ -70,14 +71,17 @@ ${progress.steps.map((step) => stepLine(step, now)).join('\n')}
 `;
 }
 
+/** The building page's policy: its style and nothing else. */
+const buildingPageHeaders = headersOf({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], styleSrc: [styleSource], frameAncestors: ["'none'"] },
+  },
+});
+
 /** Answers with the building page, under a policy that allows its style and nothing else. */
 export function sendBuildingPage(reply: FastifyReply, progress: BuildProgress, what: 'portal' | 'console') {
-  reply.helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], styleSrc: [styleSource], frameAncestors: ["'none'"] },
-    },
-  });
+  setSecurityHeaders(reply, buildingPageHeaders);
   return reply
     .code(503)
     .header('retry-after', String(reloadSeconds))

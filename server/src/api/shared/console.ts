@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { consoleSecurityHeaders } from './security-headers.ts';
+import { consoleSecurityHeaders, setSecurityHeaders } from './security-headers.ts';
 import { sendBuildingPage } from './building-page.ts';
 import { type BuildProgress, unfinished } from '../../platform/build-progress.ts';
 
@@ -57,7 +57,7 @@ async function consoleFiles(app: FastifyInstance, opts: { root: string; buildPro
   if (!app.hasReplyDecorator('sendFile')) await app.register(fastifyStatic, { serve: false });
 
   const send = (reply: FastifyReply, file: string, headers: ReturnType<typeof consoleSecurityHeaders>) => {
-    reply.helmet(headers);
+    setSecurityHeaders(reply, headers);
     reply.header('cache-control', file.startsWith(`assets${sep}`) ? hashedFileCache : unhashedFileCache);
     return reply.sendFile(file, root, { cacheControl: false });
   };

@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendFallbackError } from './jsonapi.ts';
-import { portalSecurityHeaders } from './security-headers.ts';
+import { portalSecurityHeaders, setSecurityHeaders } from './security-headers.ts';
 import { sendBuildingPage } from './building-page.ts';
 import { type BuildProgress, unfinished } from '../../platform/build-progress.ts';
 
@@ -82,7 +82,7 @@ export const portalPlugin = fp(
       const current = site();
       const file = current && fileFor(root, request.url);
       if (!file) return reply.callNotFound();
-      reply.helmet(current.headers);
+      setSecurityHeaders(reply, current.headers);
       reply.header('vary', 'accept-encoding');
       return reply.sendFile(file, root);
     });
@@ -94,7 +94,7 @@ export const portalPlugin = fp(
           { code: '404', detail: `No such resource: ${request.method} ${request.url.split('?')[0]}.` },
         ]);
       }
-      reply.helmet(current.headers);
+      setSecurityHeaders(reply, current.headers);
       return reply.code(404).type('text/html; charset=utf-8').send(current.notFoundPage);
     });
   },
