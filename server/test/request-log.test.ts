@@ -374,6 +374,35 @@ describe('the writer', () => {
       protected override insertRows = insert;
     })(noEntriesKept, { maxPerClient: 10, maxAgeSeconds: 60, ...opts });
 
+  it('trims a client once a tenth of its count was written since the last trim: never more than that over the count', async () => {
+    const owner = await sb.newClient();
+    // Its token and settings calls are in the log first (the oldest: trimmed away below).
+    await sb.app.requestLog.flush();
+    // 30 kept: trimmed every 3 entries of the client, so it holds 30 to 32.
+    const writer = new RequestLogWriter(sb.database.db, { maxPerClient: 30, maxAgeSeconds: 3600 });
+    const kept = async () =>
+      (
+        await queryRows<{ n: number }>(sb.database.db, sql`select count(*)::int as n from request_log where client_id = ${owner.id}`)
+      )[0].n;
+    const write = async (from: number, count: number) => {
+      for (let n = from; n < from + count; n++) writer.add({ ...entryOf(n), clientId: owner.id, requestId: `trim-${n}` });
+      await writer.flush();
+    };
+    await write(0, 40);
+    expect(await kept()).toBe(30);
+    await write(40, 1);
+    await write(41, 1);
+    expect(await kept()).toBe(32);
+    await write(42, 1);
+    expect(await kept()).toBe(30);
+    // The newest are the ones kept.
+    const oldest = await queryRows<{ request_id: string }>(
+      sb.database.db,
+      sql`select request_id from request_log where client_id = ${owner.id} order by id limit 1`,
+    );
+    expect(oldest[0].request_id).toBe('trim-13');
+  });
+
   it('drops entries, never the call, when the database refuses them', async () => {
     const errors: unknown[] = [];
     const writer = writerOver(

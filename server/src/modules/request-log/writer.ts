@@ -21,6 +21,8 @@ export interface RequestLogOptions {
 }
 
 const batchRowsMax = 500;
+/** Clients whose counts since their last trim are kept at most; beyond, every one of them is trimmed at once. */
+const untrimmedClientsMax = 10_000;
 const batchBytesMax = 8 * 1024 * 1024;
 
 /**
@@ -107,6 +109,8 @@ export class RequestLogWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private ageTimer: NodeJS.Timeout | undefined;
+  /** Per client, the entries written since its log was last trimmed to its newest maxPerClient (keepNewest). */
+  private untrimmed = new Map<number, number>();
   /** Entries dropped because memory was full or a write failed. */
   dropped = 0;
   private readonly pendingBytesMax: number;
@@ -170,7 +174,7 @@ export class RequestLogWriter {
         await this.insertRows(batch.slice(start, end));
         start = end;
       }
-      for (const clientId of new Set(batch.map((e) => e.clientId))) await this.keepNewest(clientId);
+      await this.trim(batch);
     } catch (error) {
       this.dropped += batch.length;
       this.opts.onError?.(error);
@@ -197,6 +201,22 @@ export class RequestLogWriter {
       requestBodies: byteaArray(requestBodies),
       responseBodies: byteaArray(responseBodies),
     });
+  }
+
+  /**
+   * Trims the log of each client of a written batch once a tenth of maxPerClient (at least 1) was written for it since
+   * its last trim, so a client keeps between maxPerClient and a tenth more. Finding where a client's newest entries end
+   * reads maxPerClient index entries: after every batch, under a create load, that was about 40 µs of PostgreSQL's time
+   * per call.
+   */
+  private async trim(batch: RequestLogEntry[]): Promise<void> {
+    const every = Math.max(1, Math.ceil(this.opts.maxPerClient / 10));
+    for (const { clientId } of batch) this.untrimmed.set(clientId, (this.untrimmed.get(clientId) ?? 0) + 1);
+    for (const [clientId, written] of this.untrimmed) {
+      if (written < every && this.untrimmed.size <= untrimmedClientsMax) continue;
+      this.untrimmed.delete(clientId);
+      await this.keepNewest(clientId);
+    }
   }
 
   /** Deletes a client's entries beyond its newest maxPerClient. */
