@@ -21,7 +21,7 @@ export interface RequestLogOptions {
 }
 
 const batchRowsMax = 500;
-/** Clients whose counts since their last trim are kept at most; beyond, every one of them is trimmed at once. */
+/** Clients whose counts since their last trim are kept at most; beyond, the longest untrimmed are trimmed until it holds. */
 const untrimmedClientsMax = 10_000;
 const batchBytesMax = 8 * 1024 * 1024;
 
