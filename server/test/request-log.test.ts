@@ -381,9 +381,7 @@ describe('the writer', () => {
     // 30 kept: trimmed every 3 entries of the client, so it holds 30 to 32.
     const writer = new RequestLogWriter(sb.database.db, { maxPerClient: 30, maxAgeSeconds: 3600 });
     const kept = async () =>
-      (
-        await queryRows<{ n: number }>(sb.database.db, sql`select count(*)::int as n from request_log where client_id = ${owner.id}`)
-      )[0].n;
+      (await queryRows<{ n: number }>(sb.database.db, sql`select count(*)::int as n from request_log where client_id = ${owner.id}`))[0].n;
     const write = async (from: number, count: number) => {
       for (let n = from; n < from + count; n++) writer.add({ ...entryOf(n), clientId: owner.id, requestId: `trim-${n}` });
       await writer.flush();
