@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '@shopapi/contract';
 import { serverEnv, startServerProcess, tokenFor, type ServerEnv, type ServerProcess } from './support/server-process.ts';
 import { checkAgainstOpenApi } from './support/openapi-check.ts';
-import { expectLimitHeaders } from './support/rate-limit.ts';
+import { expectLimitHeaders, withinOneWindow } from './support/rate-limit.ts';
 
 let env: ServerEnv;
 let servers: ServerProcess[] = [];
@@ -41,6 +41,7 @@ describe('two server processes on one PostgreSQL database', () => {
     // Requests race each other on both processes: exactly the default limit succeed, because the count is one atomic upsert.
     const statuses: number[] = [];
     const total = limits.rateLimitPerHour + 10;
+    await withinOneWindow();
     for (let sent = 0; sent < total; sent += 20) {
       const batch = Array.from({ length: Math.min(20, total - sent) }, (_, i) => get(servers[(sent + i) % 2]));
       statuses.push(...(await Promise.all(batch)).map((a) => a.status));
