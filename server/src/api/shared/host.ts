@@ -30,7 +30,7 @@ export function isValidHost(host: string): boolean {
   return valid && URL.canParse(`http://${host}/`);
 }
 
-/** Host names last found valid: a client sends the same Host with every call, so most checks end here. */
+/** How many host names that passed the check hostPlugin keeps: a client sends the same Host with every call. */
 const knownHostsMax = 64;
 
 function problem(request: FastifyRequest, valid: (host: string) => boolean): string | undefined {

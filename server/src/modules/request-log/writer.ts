@@ -21,9 +21,9 @@ export interface RequestLogOptions {
 }
 
 const batchRowsMax = 500;
+const batchBytesMax = 8 * 1024 * 1024;
 /** Clients whose counts since their last trim are kept at most; beyond, the longest untrimmed are trimmed until it holds. */
 const untrimmedClientsMax = 10_000;
-const batchBytesMax = 8 * 1024 * 1024;
 
 /**
  * A batch of entries in one statement of fixed text, rendered once and prepared: the entries travel as one JSON
