@@ -11,13 +11,6 @@ import { loadConfig } from '../server/src/config.ts';
 import { openDatabase, queryRows } from '../server/src/platform/db/index.ts';
 import { JSONAPI, orderDocument, seedClient, seedOrders, type BenchClient, type ServerInfo } from './lib.ts';
 
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, inMemory: !process.env.DATABASE_URL, poolSize: 10 });
-let client: BenchClient;
-if (process.env.BENCH_CLIENT) client = JSON.parse(process.env.BENCH_CLIENT) as BenchClient;
-else {
-  client = await seedClient(database.db);
-  await seedOrders(database.db, client, Number(process.env.BENCH_SEED_ORDERS ?? 200), { shipments: true });
-}
 const config = loadConfig({
   logLevel: 'silent',
   port: 0,
@@ -25,6 +18,18 @@ const config = loadConfig({
   rateLimitPerHour: 1_000_000_000,
   publicUrl: 'http://127.0.0.1',
 });
+// The pool the server would have (DATABASE_POOL_SIZE, else its default).
+const database = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL,
+  inMemory: !process.env.DATABASE_URL,
+  poolSize: config.databasePoolSize,
+});
+let client: BenchClient;
+if (process.env.BENCH_CLIENT) client = JSON.parse(process.env.BENCH_CLIENT) as BenchClient;
+else {
+  client = await seedClient(database.db);
+  await seedOrders(database.db, client, Number(process.env.BENCH_SEED_ORDERS ?? 200), { shipments: true });
+}
 
 async function tokenOf(app: FastifyInstance): Promise<string> {
   const answer = await app.inject({

@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { openDatabase, schema, type Db } from '../server/src/platform/db/index.ts';
+import { defaultPoolSize, openDatabase, schema, type Db } from '../server/src/platform/db/index.ts';
 import { deliveriesChannel, dispatchDue, startDispatcher } from '../server/src/modules/webhooks/dispatcher.ts';
 import { emitEvent } from '../server/src/modules/webhooks/outbox.ts';
 import { ms, percentile, rowsOf, seconds, seedClient } from './lib.ts';
@@ -75,7 +75,8 @@ async function webhookFor(db: Db, clientId: number, targetUrl: string) {
 }
 
 export async function benchWebhooks(databaseUrl: string): Promise<string[]> {
-  const database = await openDatabase({ databaseUrl, poolSize: 10 });
+  // The pool a server process has (its dispatcher books outcomes on it).
+  const database = await openDatabase({ databaseUrl, poolSize: defaultPoolSize });
   const db = database.db;
   const lines: string[] = [];
   try {

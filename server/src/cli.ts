@@ -77,7 +77,7 @@ async function runCommand<N extends CommandName>(command: N, args: Record<string
   const config = loadConfig();
   const services = composeServices(config);
   const here = async (): Promise<CommandResult<N>> => {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
     try {
       return (await runCommandOn(database.db, services, { command, args })) as CommandResult<N>;
     } finally {
@@ -96,7 +96,7 @@ async function start() {
   const lock = config.databaseUrl ? undefined : await lockDataFolder(config.dataDir, 'server');
   let database: Database | undefined;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
     await serve(config, database, lock, started);
   } catch (error) {
     await database?.close();

@@ -72,6 +72,16 @@ export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'm
  */
 const plannerSettings = ['-c', 'random_page_cost=1.1'];
 
+/**
+ * Connections a process holds to PostgreSQL at most (DATABASE_POOL_SIZE). Four, not node-postgres's ten: PostgreSQL
+ * runs each connection's statement in a process of its own, and with ten of them busy on a machine of two cores they
+ * spent their time waiting on each other's locks and being switched in and out. Under the create benchmark (one
+ * server, ten clients' connections, fsync on) PostgreSQL used 1.4-1.8 ms of CPU per order with four connections against
+ * 1.8-2.9 ms with ten, and the server placed about a tenth more orders a second (bench/RESULTS.md, findings). Calls
+ * beyond the pool wait for a connection in the order they asked.
+ */
+export const defaultPoolSize = 4;
+
 /** Any id that stays fixed for this project: serialises migrations of processes starting together. */
 const MIGRATION_LOCK_ID = 724_311_905;
 
@@ -85,7 +95,11 @@ export async function openDatabase(opts: {
     const { Pool, Client } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, options: plannerSettings.join(' ') });
+    const pool = new Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? defaultPoolSize,
+      options: plannerSettings.join(' '),
+    });
     // An idle connection that PostgreSQL ended is an 'error' event of the pool; without a listener it was an uncaught
     // exception that ended the process, and with it every client's requests in flight.
     let reportLost = (error: Error) =>
