@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { limits } from '@shopapi/contract';
-import { loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/index.ts';
 import { buildApp, buildProgressFile, composeServices } from './app.ts';
 import { type BuildProgress, buildProgressReader } from './platform/build-progress.ts';
@@ -287,6 +287,7 @@ function readSettingsFile(file: string): string {
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
   else if (
+    error instanceof ConfigError ||
     error instanceof DataFolderBusyError ||
     error instanceof ControlCommandError ||
     error instanceof UsernameTakenError ||

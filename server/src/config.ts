@@ -60,18 +60,21 @@ export interface Config {
   fairShareConcurrency: number;
 }
 
+/** A setting in the environment that cannot be used: the server does not start, and says which one and why, in a line. */
+export class ConfigError extends Error {}
+
 function intFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   return value;
 }
 
 /** A setting that must be 1 or more: 0 would leave nothing to work with. */
 function atLeastOneFrom(name: string, fallback: number): number {
   const value = intFrom(name, fallback);
-  if (value < 1) throw new Error(`${name} must be at least 1, got "${process.env[name]}"`);
+  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${process.env[name]}"`);
   return value;
 }
 

@@ -1,5 +1,5 @@
 // The server's pool of PostgreSQL connections: DATABASE_POOL_SIZE bounds what one process holds, however many calls come
-// at once, and a pool of none is refused at start. (PostgreSQL only: the embedded database has one connection.)
+// at once, and a pool of none is refused at start with a message, not a stack. (PostgreSQL only: the embedded database has one connection.)
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize } from '../src/platform/db/index.ts';
@@ -79,9 +79,17 @@ describe('the pool of PostgreSQL connections', () => {
     expect(await connectionsWhileCallsWait(process, databaseUrl, 30, defaultPoolSize)).toBe(defaultPoolSize);
   });
 
-  it('refuses to start with a pool of none, and says why', async () => {
+  it('refuses to start with a pool of none, and says why in a line', async () => {
     const env = await serverEnv({ DATABASE_POOL_SIZE: '0' });
     cleanups.push(env.cleanup);
-    await expect(startServerProcess(env.env)).rejects.toThrow(/DATABASE_POOL_SIZE must be at least 1, got "0"/);
+    const refusal = await startServerProcess(env.env).then(
+      async (started) => {
+        started.child.kill('SIGTERM');
+        await started.exited;
+        return 'started';
+      },
+      (error: Error) => error.message,
+    );
+    expect(refusal).toMatch(/^server exited with 1: DATABASE_POOL_SIZE must be at least 1, got "0"\n$/);
   });
 });
