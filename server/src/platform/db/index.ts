@@ -76,9 +76,9 @@ const plannerSettings = ['-c', 'random_page_cost=1.1'];
  * Connections a process holds to PostgreSQL at most (DATABASE_POOL_SIZE). Four, not node-postgres's ten: PostgreSQL
  * runs each connection's statement in a process of its own, and with ten of them busy on a machine of two cores they
  * spent their time waiting on each other's locks and being switched in and out. Under the create benchmark (one
- * server, ten clients' connections, fsync on) PostgreSQL used 1.4-1.8 ms of CPU per order with four connections against
- * 1.8-2.9 ms with ten, and the server placed about a tenth more orders a second (bench/RESULTS.md, findings). Calls
- * beyond the pool wait for a connection in the order they asked.
+ * server, ten connections of the load generator, fsync on) PostgreSQL used 1.6 ms of CPU per order with four
+ * connections against 2.1 ms with ten, and the server placed about a tenth more orders a second (medians of six rounds
+ * side by side, bench/RESULTS.md, findings). Calls beyond the pool wait for a connection in the order they asked.
  */
 export const defaultPoolSize = 4;
 
