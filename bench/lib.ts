@@ -222,6 +222,8 @@ export interface ServerInfo {
 }
 
 export interface BenchServer extends ServerInfo {
+  /** The server's process, for reading its CPU time. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -242,9 +244,10 @@ export async function probeDatabase(cluster: Cluster, name: string): Promise<str
  * req/s of `POST /v3/orders` against a benchmark server for `duration` seconds with 10 connections, each request a new
  * externalOrderNumber: the create load of the probes run on their own (bench/compare-env.ts, bench/stored-json-cost.ts).
  */
-export async function createRate(server: BenchServer, duration: number): Promise<number> {
+/** `POST /v3/orders` for `duration` seconds with 10 connections, each order new: the load's result. */
+export function createLoad(server: BenchServer, duration: number): Promise<LoadResult> {
   const prefix = `PROBE-${Date.now().toString(36)}`;
-  const result = await load({
+  return load({
     url: `${server.url}/v3/orders`,
     method: 'POST',
     token: server.token,
@@ -252,7 +255,10 @@ export async function createRate(server: BenchServer, duration: number): Promise
     duration,
     body: () => JSON.stringify(orderDocument(server.client, `${prefix}-${++createsSent}`)),
   });
-  return Math.round(result.requestsPerSecond);
+}
+
+export async function createRate(server: BenchServer, duration: number): Promise<number> {
+  return Math.round((await createLoad(server, duration)).requestsPerSecond);
 }
 
 /** Starts bench/serve.ts in its own process, so the load generator and the server do not share an event loop. */
@@ -276,6 +282,7 @@ export async function startBenchServer(env: Record<string, string>, execArgv: st
   });
   return {
     ...info,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

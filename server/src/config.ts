@@ -121,8 +121,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     // One on the embedded database: its statements and the calls' own work all run on the server's thread, so a second
     // call would only wait for the first one's transaction, and be charged that time as its own. Ten on PostgreSQL, more
     // than the pool's connections: the calls admitted wait for a connection in the order they asked, and with as many
-    // places as connections every call's end handed its place over (two turns of the event loop) while others waited:
-    // under the create benchmark, about a tenth more of the server's CPU per order and a tenth fewer orders a second.
+    // places as connections every call's end would hand its place over (two turns of the event loop) while others wait,
+    // work that the pool's own queue does without.
     fairShareConcurrency: intFrom('FAIR_SHARE_CONCURRENCY', databaseUrl ? 10 : 1),
     ...overrides,
   };

@@ -74,11 +74,12 @@ const plannerSettings = ['-c', 'random_page_cost=1.1'];
 
 /**
  * Connections a process holds to PostgreSQL at most (DATABASE_POOL_SIZE). Four, not node-postgres's ten: PostgreSQL
- * runs each connection's statement in a process of its own, and with ten of them busy on a machine of two cores they
- * spent their time waiting on each other's locks and being switched in and out. Under the create benchmark (one
- * server, ten connections of the load generator, fsync on) PostgreSQL used 1.6 ms of CPU per order with four
- * connections against 2.1 ms with ten, and the server placed about a tenth more orders a second (medians of six rounds
- * side by side, bench/RESULTS.md, findings). Calls beyond the pool wait for a connection in the order they asked.
+ * runs each connection's statements in a process of its own, and ten of them busy on a machine of two cores wait on
+ * each other's locks and are switched in and out. Under the create benchmark (ten connections of the load generator,
+ * fsync on) PostgreSQL spent about a tenth less CPU per order with four connections than with ten, at the same rate of
+ * orders, while the server's process spent about a tenth more, waiting for connections (bench/compare-env.ts, six
+ * rounds in rotated order: bench/RESULTS.md, findings). PostgreSQL is what several processes share. Calls beyond the
+ * pool wait for a connection in the order they asked.
  */
 export const defaultPoolSize = 4;
 
