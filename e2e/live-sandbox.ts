@@ -38,9 +38,12 @@ export async function listening(port: number, timeoutMs = 20_000): Promise<boole
   return false;
 }
 
-/** Signals the process group a detached child leads (npx, tsx and node below it); already gone is fine. */
+/**
+ * Signals the process group a detached child leads (npx, tsx and node below it); already gone is fine. The group is
+ * signalled even when its leader has exited: npx gone first left tsx and the sandbox running after a test run.
+ */
 export function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid === undefined) return;
   try {
     process.kill(-child.pid);
   } catch {
