@@ -3,9 +3,9 @@
 // off, say), as the machine's drift from run to run is larger than most single levers. Not part of `npm run bench`:
 //   BENCH_VARIANTS='{"log":{},"no log":{"REQUEST_LOG_MAX_PER_CLIENT":"0"}}' npx tsx bench/compare-env.ts
 // BENCH_ROUNDS (default 4) rounds of 8 s with 10 connections after 3 s each to warm up, each round starting with the next
-// variant. Prints, per round, the creates a
-// second and the CPU time each create cost the server's process and PostgreSQL's (all its processes: the backends, the
-// WAL writer, the checkpointer), read from /proc: throughput alone moves with the machine, the CPU a create costs less.
+// variant. Prints, per round, the creates a second and the CPU time each create cost the server's process and
+// PostgreSQL's (all its processes: the backends, the WAL writer, the checkpointer), read from /proc: throughput alone
+// moves with the machine, the CPU a create costs less.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 // The server's pool of PostgreSQL connections: DATABASE_POOL_SIZE bounds what one process holds, however many calls come
-// at once, and a pool of none is refused at start with a message, not a stack. (PostgreSQL only: the embedded database has one connection.)
+// at once, and a pool of none is refused at start with a message, not a stack. (PostgreSQL only: the embedded database
+// has one connection.)
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize } from '../src/platform/db/index.ts';
@@ -11,15 +12,15 @@ afterAll(async () => {
 });
 
 /** A server process on a fresh database, with the given environment. */
-async function server(extra: NodeJS.ProcessEnv): Promise<{ process: ServerProcess; databaseUrl: string }> {
+async function startServer(extra: NodeJS.ProcessEnv): Promise<{ server: ServerProcess; databaseUrl: string }> {
   const env = await serverEnv(extra);
   cleanups.push(env.cleanup);
-  const process = await startServerProcess(env.env);
+  const server = await startServerProcess(env.env);
   cleanups.push(async () => {
-    process.child.kill('SIGTERM');
-    await process.exited;
+    server.child.kill('SIGTERM');
+    await server.exited;
   });
-  return { process, databaseUrl: env.env.DATABASE_URL! };
+  return { server, databaseUrl: env.env.DATABASE_URL! };
 }
 
 /**
@@ -37,19 +38,19 @@ async function serverConnections(database: pg.Client): Promise<number> {
 }
 
 /**
- * The most connections the server opens while `calls` calls wait for the database at once: the test holds the orders' stored
- * JSON locked, so every call's page statement waits on a connection of its own until the lock goes (the fair share
- * admits ten calls at once on PostgreSQL). Every call is then answered.
+ * The most connections the server opens while `calls` calls wait for the database at once: the test holds the orders'
+ * stored JSON locked, so every call's page statement waits on a connection of its own until the lock goes (the fair
+ * share admits ten calls at once on PostgreSQL). Every call is then answered.
  */
-async function connectionsWhileCallsWait(process: ServerProcess, databaseUrl: string, calls: number, expected: number): Promise<number> {
-  const token = await tokenFor(process.url, demoCredentials(process));
+async function connectionsWhileCallsWait(server: ServerProcess, databaseUrl: string, calls: number, expected: number): Promise<number> {
+  const token = await tokenFor(server.url, demoCredentials(server));
   const database = new pg.Client({ connectionString: databaseUrl });
   await database.connect();
   try {
     await database.query('begin');
     await database.query('lock table order_json in access exclusive mode');
     const answers = Array.from({ length: calls }, async () => {
-      const answer = await fetch(`${process.url}/v3/orders?page[size]=5`, {
+      const answer = await fetch(`${server.url}/v3/orders?page[size]=5`, {
         headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' },
       });
       await answer.arrayBuffer();
@@ -70,13 +71,13 @@ async function connectionsWhileCallsWait(process: ServerProcess, databaseUrl: st
 
 describe('the pool of PostgreSQL connections', () => {
   it('holds DATABASE_POOL_SIZE connections at most while 30 calls wait for the database', async () => {
-    const { process, databaseUrl } = await server({ DATABASE_POOL_SIZE: '2' });
-    expect(await connectionsWhileCallsWait(process, databaseUrl, 30, 2)).toBe(2);
+    const { server, databaseUrl } = await startServer({ DATABASE_POOL_SIZE: '2' });
+    expect(await connectionsWhileCallsWait(server, databaseUrl, 30, 2)).toBe(2);
   });
 
   it(`holds at most ${defaultPoolSize} by default`, async () => {
-    const { process, databaseUrl } = await server({ DATABASE_POOL_SIZE: '' });
-    expect(await connectionsWhileCallsWait(process, databaseUrl, 30, defaultPoolSize)).toBe(defaultPoolSize);
+    const { server, databaseUrl } = await startServer({ DATABASE_POOL_SIZE: '' });
+    expect(await connectionsWhileCallsWait(server, databaseUrl, 30, defaultPoolSize)).toBe(defaultPoolSize);
   });
 
   it('refuses to start with a pool of none, and says why in a line', async () => {
