@@ -1,23 +1,14 @@
 // What the console's browser test runs against: a live sandbox started as `npm start` starts it (its own data folder
 // and port, the demo credentials it prints, its command line for more clients), and a webhook receiver on this machine.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort, repository, stopSandboxGroup } from './live-sandbox.ts';
 
-const repository = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repository, 'server', 'src', 'cli.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface LiveSandbox {
   url: string;
@@ -25,7 +16,8 @@ export interface LiveSandbox {
   demoPassword: string;
   /** Runs `npm run cli -- ...` against the running sandbox (through its socket) and returns what it printed. */
   cli(...args: string[]): string;
-  stop(): void;
+  /** Stops the sandbox's processes, waits for them to exit, then removes its data folder. */
+  stop(): Promise<void>;
 }
 
 /** Builds the console when it is not built (the test scripts build it; a single run of this file may come first). */
@@ -52,10 +44,7 @@ export async function startSandbox(settings: Record<string, string>): Promise<Li
   let output = '';
   sandbox.stdout?.on('data', (chunk) => (output += chunk));
   sandbox.stderr?.on('data', (chunk) => (output += chunk));
-  const stop = () => {
-    if (sandbox.pid && sandbox.exitCode === null) process.kill(-sandbox.pid);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const stop = () => stopSandboxGroup(sandbox, dataDir);
   const url = `http://127.0.0.1:${port}`;
   // A fresh sandbox migrates its database and stocks the demo products: on a busy machine that takes a minute or more.
   const deadline = Date.now() + 150_000;
@@ -75,7 +64,7 @@ export async function startSandbox(settings: Record<string, string>): Promise<Li
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  stop();
+  await stop();
   throw new Error(`The sandbox did not start on ${url}:\n${output}`);
 }
 

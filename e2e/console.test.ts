@@ -117,7 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  sandbox?.stop();
+  await sandbox?.stop();
 });
 
 describe('the demo client, from sign-in to a delivered order', () => {

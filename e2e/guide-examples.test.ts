@@ -104,9 +104,9 @@ beforeAll(async () => {
   receiverPort = await freePort();
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const child of background) killGroup(child);
-  sandbox?.stop();
+  await sandbox?.stop();
 });
 
 /** The example as the reader runs it, pointed at this test's sandbox and webhook receiver. */

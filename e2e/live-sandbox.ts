@@ -42,13 +42,45 @@ export async function listening(port: number, timeoutMs = 20_000): Promise<boole
  * Signals the process group a detached child leads (npx, tsx and node below it); already gone is fine. The group is
  * signalled even when its leader has exited: npx gone first left tsx and the sandbox running after a test run.
  */
-export function killGroup(child: ChildProcess): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid);
+    process.kill(-child.pid, signal);
   } catch {
     // It exited meanwhile.
   }
+}
+
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function groupGone(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupAlive(child)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/**
+ * Stops a sandbox's process group and only then removes its data folder. The folder removed during the server's
+ * graceful shutdown left the server running after a test run; a group still there after 10 s is killed.
+ */
+export async function stopSandboxGroup(child: ChildProcess, dataDir: string): Promise<void> {
+  killGroup(child);
+  if (!(await groupGone(child, 10_000))) {
+    killGroup(child, 'SIGKILL');
+    await groupGone(child, 5_000);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 export interface LiveSandbox {
@@ -59,7 +91,8 @@ export interface LiveSandbox {
   output(): string;
   /** Runs `npm run cli -- ...args` against this sandbox; returns its output. */
   cli(...args: string[]): string;
-  stop(): void;
+  /** Stops the sandbox's processes, waits for them to exit, then removes its data folder. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -86,10 +119,7 @@ export async function startLiveSandbox(settings: Record<string, string> = {}): P
     env,
     output: () => output,
     cli: (...args) => execFileSync('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: repository, env, encoding: 'utf8' }),
-    stop() {
-      killGroup(server);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => stopSandboxGroup(server, dataDir),
   };
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline && server.exitCode === null) {
@@ -100,7 +130,7 @@ export async function startLiveSandbox(settings: Record<string, string> = {}): P
     if (up) return sandbox;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  sandbox.stop();
+  await sandbox.stop();
   throw new Error(`The sandbox did not start on ${baseUrl}:\n${output}`);
 }
 

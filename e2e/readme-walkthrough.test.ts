@@ -81,7 +81,9 @@ beforeAll(async () => {
   await placeOrder(demoToken, 'TRY-IT-1', 'SKU-TSHIRT-L');
 });
 
-afterAll(() => sandbox?.stop());
+afterAll(async () => {
+  await sandbox?.stop();
+});
 
 test('the walkthrough runs as written: every call answers 2xx and acts on the order it created', async () => {
   const blocks = fencedBlocks(readme).filter(({ language, meta }) => language === 'sh' && /(^|\s)example(\s|$)/.test(meta));
