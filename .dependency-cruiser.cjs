@@ -125,7 +125,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^portal/', '^contract/openapi/', '^server/src/platform/db/migrations/'] },
+    exclude: { path: ['^portal/', '^contract/openapi/', '^server/src/platform/db/migrations/', '^server/dist/'] },
     // Type-only imports count: a cycle through types is still a cycle for a reader.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

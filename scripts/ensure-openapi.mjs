@@ -1,12 +1,12 @@
 // Writes the OpenAPI documents (contract/openapi/v3.json and v2.json) when the contract changed since they were last
 // written, or when they are missing. `npm start` runs this: generating them compiles the whole contract (about 2 s),
-// which a start on an unchanged contract does not need. The contract's fingerprint is a hash of the contents of its
-// sources and package.json, kept beside the documents in contract/openapi/.sources-hash.
+// which a start on an unchanged contract does not need. The stamp of the contract's sources and package.json
+// (scripts/source-stamp.mjs) is kept beside the documents in contract/openapi/.sources-hash.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourcesStamp } from './source-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const contract = path.join(root, 'contract');
@@ -22,14 +22,9 @@ function sources(folder) {
     .sort();
 }
 
-const hash = createHash('sha256');
-for (const file of [...sources(path.join(contract, 'src')), path.join(contract, 'package.json')]) {
-  hash.update(path.relative(contract, file)).update('\0').update(readFileSync(file)).update('\0');
-}
-const fingerprint = hash.digest('hex');
-
+const stamp = sourcesStamp(contract, [...sources(path.join(contract, 'src')), path.join(contract, 'package.json')]);
 const documents = ['v3.json', 'v2.json'].map((name) => path.join(outDir, name));
-const current = documents.every(existsSync) && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === fingerprint;
+const current = stamp.upToDate(stampFile) && documents.every(existsSync);
 if (current && !process.argv.includes('--force')) {
   console.log('OpenAPI documents are up to date with the contract');
 } else {
@@ -41,5 +36,5 @@ if (current && !process.argv.includes('--force')) {
     console.error(`Generating the OpenAPI documents failed (exit ${result.status ?? result.signal}); fix the error above and run again.`);
     process.exit(1);
   }
-  writeFileSync(stampFile, `${fingerprint}\n`);
+  stamp.record(stampFile);
 }

@@ -1,28 +1,39 @@
-// Builds the server into one ES module, server/dist/cli.mjs, when its sources changed since the last build or the
-// bundle is missing; `npm start` runs this and then the bundle with plain node. Compiling the TypeScript on the fly
-// with tsx costs every start about 1.5 s; esbuild bundles the same code in about a second, once.
+// Builds the server into ES modules, server/dist/cli.mjs and the chunks it loads (server/dist/chunks/), when its
+// sources changed since the last build or the build is missing; `npm start` runs this and then the bundle with plain
+// node. Compiling the TypeScript on the fly with tsx costs every start about 1.5 s; esbuild bundles the same code in
+// about a second, once.
 // What is bundled: the server's and the contract's own sources (workspace packages are TypeScript, which plain node
 // cannot load), and the packages from node_modules they import, but for those that find files next to their own at run
 // time or load optional native modules (`runTimePackages`): loading fastify, drizzle, ajv and the rest file by file
 // (hundreds of files, each resolved, read and compiled on its own) took about a quarter of a second of every start.
+// What a module imports with `import()` is a chunk of its own, loaded when first used: PostgreSQL's driver (pg and
+// drizzle's node-postgres, about 30 files that the embedded database never needs), pdf-lib (a third of the code,
+// for return labels) and file-type. cli.mjs is written last, so a server starting meanwhile finds every chunk it names.
 // The bundle is not portable: each module's import.meta.url and import.meta.dirname are replaced by the path of its
 // source file, so the files it finds next to its sources (migrations, the file-check worker, portal/build) are the
-// ones in this checkout. The fingerprint includes that path, so a moved checkout rebuilds.
+// ones in this checkout. The stamp includes that path, so a moved checkout rebuilds.
 // Development and the tests keep running the sources through tsx; only `npm start` uses the bundle.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourcesStamp } from './source-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'server', 'dist');
 const bundle = path.join(outDir, 'cli.mjs');
+const chunksDir = path.join(outDir, 'chunks');
 const stampFile = path.join(outDir, '.sources-hash');
+/** The chunks of the last build, one file name a line: a rebuild keeps them for a server that still runs that build. */
+const chunksFile = path.join(outDir, '.chunks');
 const sourceFolders = ['server/src', 'contract/src'].map((folder) => path.join(root, folder));
 // This script too: how it bundles is part of what it builds.
-const manifests = ['package-lock.json', 'server/package.json', 'contract/package.json', 'scripts/ensure-server-build.mjs'].map((file) =>
-  path.join(root, file),
-);
+const manifests = [
+  'package-lock.json',
+  'server/package.json',
+  'contract/package.json',
+  'scripts/ensure-server-build.mjs',
+  'scripts/source-stamp.mjs',
+].map((file) => path.join(root, file));
 
 function sources(folder) {
   return readdirSync(folder, { withFileTypes: true })
@@ -32,14 +43,6 @@ function sources(folder) {
       return /\.(ts|mjs|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [full] : [];
     })
     .sort();
-}
-
-function fingerprint() {
-  const hash = createHash('sha256').update(root).update('\0').update(process.version).update('\0');
-  for (const file of [...sourceFolders.flatMap(sources), ...manifests]) {
-    hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
 }
 
 /** The source's own location instead of the bundle's, for the few modules that find files next to themselves. */
@@ -62,9 +65,10 @@ const ownLocation = {
 
 /**
  * Packages loaded from node_modules at run time, not bundled: PGlite reads its WebAssembly and data files next to its
- * module, pino starts its transport workers from files next to its own, and pg loads pg-native when it is installed.
+ * module, and pg loads pg-native when it is installed. pino is bundled: it finds files next to its own only to start
+ * transport workers, which the server does not configure (its 30 files loaded one by one took about 50 ms of a start).
  */
-const runTimePackages = ['@electric-sql/pglite', 'pg', 'pino'];
+const runTimePackages = ['@electric-sql/pglite', 'pg'];
 const packageOf = (specifier) =>
   specifier
     .split('/')
@@ -82,8 +86,11 @@ const externalPackages = {
 async function buildServer() {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [path.join(root, 'server', 'src', 'cli.ts')],
-    outfile: bundle,
+    entryPoints: { cli: path.join(root, 'server', 'src', 'cli.ts') },
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -91,24 +98,31 @@ async function buildServer() {
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [ownLocation, externalPackages],
-    // The CommonJS packages bundled into this ES module require node's own modules (and the run-time packages).
+    // The CommonJS packages bundled into these ES modules require node's own modules (and the run-time packages).
     banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     write: false,
   });
   // esbuild's service process would otherwise outlive the build (`npm start` goes on to run the server here).
   await esbuild.stop();
-  // Each file is written beside its place and renamed into it: a server starting meanwhile (another test run, another
-  // terminal) reads the old bundle or the new one, never half of one.
-  mkdirSync(outDir, { recursive: true });
-  for (const file of result.outputFiles) {
+  // Each file is written beside its place and renamed into it, the entry's last: a server starting meanwhile (another
+  // test run, another terminal) reads the old bundle or the new one, never half of one.
+  mkdirSync(chunksDir, { recursive: true });
+  const entryLast = result.outputFiles.toSorted((a, b) => Number(a.path.startsWith(bundle)) - Number(b.path.startsWith(bundle)));
+  for (const file of entryLast) {
     const partial = `${file.path}.${process.pid}.partial`;
     writeFileSync(partial, file.contents);
     renameSync(partial, file.path);
   }
+  // Chunks of neither this build nor the one before go; those of the one before stay for a server still running it.
+  const chunks = result.outputFiles.map((file) => path.relative(chunksDir, file.path)).filter((name) => !name.startsWith('..'));
+  const previous = existsSync(chunksFile) ? readFileSync(chunksFile, 'utf8').split('\n') : [];
+  const kept = new Set([...chunks, ...previous]);
+  for (const name of readdirSync(chunksDir)) if (!kept.has(name)) rmSync(path.join(chunksDir, name), { force: true });
+  writeFileSync(chunksFile, `${chunks.join('\n')}\n`);
 }
 
-const wanted = fingerprint();
-const current = existsSync(bundle) && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === wanted;
+const stamp = sourcesStamp(root, [...sourceFolders.flatMap(sources), ...manifests], [root, process.version]);
+const current = stamp.upToDate(stampFile) && existsSync(bundle);
 if (current && !process.argv.includes('--force')) {
   console.log('[server] server/dist/cli.mjs is up to date.');
 } else {
@@ -119,6 +133,6 @@ if (current && !process.argv.includes('--force')) {
     console.error(`[server] Building server/dist/cli.mjs failed: ${error.message}`);
     process.exit(1);
   }
-  writeFileSync(stampFile, `${wanted}\n`);
+  stamp.record(stampFile);
   console.log(`[server] Built server/dist/cli.mjs in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
