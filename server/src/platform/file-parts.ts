@@ -23,7 +23,7 @@
 // uploads (on any number of processes) never pass the last bytes together. Deleting parts gives their bytes back in the
 // same statement.
 import { and, eq, sql } from 'drizzle-orm';
-import { type Db, ownedBy, queryRows, schema, type Tx } from './db/index.ts';
+import { type Db, ownedBy, queryRows, schema, type Tx, withoutWaitingForDisk } from './db/index.ts';
 import { type FileOwner, stagedOwner } from './db/schema/files.ts';
 import { domainError } from './errors.ts';
 import { type Turn, withoutTurns } from './fair-share.ts';
@@ -101,12 +101,18 @@ async function book(db: Db, clientId: number, change: number, fileBytes: number,
   throw quotaExceeded(quota, usage.bytes, fileBytes);
 }
 
-/** Writes the parts, a statement each (each in a turn of the client), letting the event loop run between two. */
-async function writeParts(db: Db, owner: PartsOf, bytes: Buffer, turn: Turn = withoutTurns) {
+type PartRow = typeof fileParts.$inferInsert;
+
+/**
+ * Writes the parts, a statement each (each in a turn of the client), letting the event loop run between two. `write`
+ * runs each part's statement: in the caller's transaction, or, for a stage, committed without waiting for the disk
+ * (the transaction that makes the stage its owner's commits as usual, and so writes the parts' WAL to disk too).
+ */
+async function writeParts(owner: PartsOf, bytes: Buffer, write: (part: PartRow) => Promise<unknown>, turn: Turn = withoutTurns) {
   const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
   for (let part = 0; part < parts; part++) {
     const slice = bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES);
-    await turn(() => db.insert(fileParts).values({ ...owner, part, bytes: slice }));
+    await turn(() => write({ ...owner, part, bytes: slice }));
     // PGlite answers within promise callbacks, without a turn of the event loop: timers and sockets wait until the
     // loop runs, so let it run between two parts.
     await nextTurn();
@@ -123,7 +129,7 @@ export async function storeParts(tx: Tx, file: FileOf, bytes: Buffer, quota: Quo
     .delete(fileParts)
     .where(ownedParts(file))
     .returning({ bytes: sql<number>`octet_length(${fileParts.bytes})` });
-  await writeParts(tx, file, bytes);
+  await writeParts(file, bytes, (part) => tx.insert(fileParts).values(part));
   // Last, so the client's usage row is locked only for the end of the transaction; assertRoomFor has refused what
   // obviously does not fit before any part was written.
   const change = bytes.length - replaced.reduce((sum, part) => sum + Number(part.bytes), 0);
@@ -159,7 +165,8 @@ export async function storeFile<T>(db: Db, upload: Upload, writeOwner: (tx: Tx) 
   );
   let stored: { result: T; replaced?: number };
   try {
-    await writeParts(db, { clientId, owner: stagedOwner, ownerId: stage }, bytes, turn);
+    const stagedPart = (part: PartRow) => withoutWaitingForDisk(db, (tx) => tx.insert(fileParts).values(part));
+    await writeParts({ clientId, owner: stagedOwner, ownerId: stage }, bytes, stagedPart, turn);
     stored = await turn(() =>
       db.transaction(async (tx) => {
         const written = await writeOwner(tx);
@@ -194,21 +201,24 @@ async function stageParts(tx: Tx, file: FileOf): Promise<number | undefined> {
 
 /**
  * Deletes a stage's parts, one per statement (each gives its bytes back in the same statement), then the stage. Other
- * statements run between two parts.
+ * statements run between two parts. A part's statement commits without waiting for the disk: the stage's own delete,
+ * last, commits as usual, and a stage a crash left with parts is dropped at the next start.
  */
 async function dropStage(db: Db, clientId: number, stage: number, turn: Turn = withoutTurns): Promise<void> {
   const staged = ownedParts({ clientId, owner: stagedOwner, ownerId: stage });
   for (;;) {
     const [gone] = await turn(() =>
-      queryRows<{ bytes: string | null }>(
-        db,
-        sql`with gone as (
+      withoutWaitingForDisk(db, (tx) =>
+        queryRows<{ bytes: string | null }>(
+          tx,
+          sql`with gone as (
             delete from ${fileParts} where ${staged}
               and ${fileParts.part} = (select min(${fileParts.part}) from ${fileParts} where ${staged})
             returning octet_length(${fileParts.bytes}) as bytes)
           update ${storageUsage} set bytes = ${storageUsage.bytes} - (select sum(bytes) from gone)
           where ${storageUsage.clientId} = ${clientId} and exists (select from gone)
           returning (select sum(bytes) from gone) as bytes`,
+        ),
       ),
     );
     if (!gone) break;

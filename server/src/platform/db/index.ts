@@ -337,6 +337,21 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Runs `work` in a transaction whose commit does not wait for PostgreSQL to write its WAL to disk (synchronous_commit
+ * off for this transaction alone). Only for writes that nothing acknowledges by themselves: a later transaction that
+ * commits as usual writes the WAL to disk up to its own commit, theirs included, and a crash before it loses only what
+ * the next start cleans up anyway (an upload's stage). On a handle, never a transaction: in a caller's transaction the
+ * setting would hold until the caller's commit. Each 256 KiB part of an upload committed as usual waited for the disk,
+ * holding one of the pool's connections meanwhile. The embedded database runs without fsync; it is a transaction there.
+ */
+export function withoutWaitingForDisk<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
+    return work(tx);
+  });
+}
+
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
