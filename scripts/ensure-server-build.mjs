@@ -7,7 +7,7 @@
 // time or load optional native modules (`runTimePackages`): loading fastify, drizzle, ajv and the rest file by file
 // (hundreds of files, each resolved, read and compiled on its own) took about a quarter of a second of every start.
 // What a module imports with `import()` is a chunk of its own, loaded when first used: PostgreSQL's driver (pg and
-// drizzle's node-postgres, about 30 files that the embedded database never needs), pdf-lib (a third of the code,
+// drizzle's node-postgres, about 30 files that the embedded database never needs), pdf-lib (a fifth of the code,
 // for return labels) and file-type. cli.mjs is written last, so a server starting meanwhile finds every chunk it names.
 // The bundle is not portable: each module's import.meta.url and import.meta.dirname are replaced by the path of its
 // source file, so the files it finds next to its sources (migrations, the file-check worker, portal/build) are the
@@ -113,11 +113,14 @@ async function buildServer() {
     writeFileSync(partial, file.contents);
     renameSync(partial, file.path);
   }
-  // Chunks of neither this build nor the one before go; those of the one before stay for a server still running it.
+  // Chunks of neither this build nor the one before go; those of the one before stay for a server still running it,
+  // and the files another build is writing (.partial) stay too.
   const chunks = result.outputFiles.map((file) => path.relative(chunksDir, file.path)).filter((name) => !name.startsWith('..'));
   const previous = existsSync(chunksFile) ? readFileSync(chunksFile, 'utf8').split('\n') : [];
   const kept = new Set([...chunks, ...previous]);
-  for (const name of readdirSync(chunksDir)) if (!kept.has(name)) rmSync(path.join(chunksDir, name), { force: true });
+  for (const name of readdirSync(chunksDir)) {
+    if (!kept.has(name) && !name.endsWith('.partial')) rmSync(path.join(chunksDir, name), { force: true });
+  }
   writeFileSync(chunksFile, `${chunks.join('\n')}\n`);
 }
 
