@@ -241,10 +241,9 @@ export async function probeDatabase(cluster: Cluster, name: string): Promise<str
 }
 
 /**
- * req/s of `POST /v3/orders` against a benchmark server for `duration` seconds with 10 connections, each request a new
+ * `POST /v3/orders` against a benchmark server for `duration` seconds with 10 connections, each request a new
  * externalOrderNumber: the create load of the probes run on their own (bench/compare-env.ts, bench/stored-json-cost.ts).
  */
-/** `POST /v3/orders` for `duration` seconds with 10 connections, each order new: the load's result. */
 export function createLoad(server: BenchServer, duration: number): Promise<LoadResult> {
   const prefix = `PROBE-${Date.now().toString(36)}`;
   return load({
@@ -257,6 +256,7 @@ export function createLoad(server: BenchServer, duration: number): Promise<LoadR
   });
 }
 
+/** createLoad's requests a second, rounded. */
 export async function createRate(server: BenchServer, duration: number): Promise<number> {
   return Math.round((await createLoad(server, duration)).requestsPerSecond);
 }

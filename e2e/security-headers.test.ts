@@ -1,17 +1,11 @@
 // The portal as the sandbox serves it, with its security headers, in Debian's Chromium: no page breaks its
 // Content-Security-Policy (no violation, no console error), and on a fresh sandbox the reference's try-it works as
 // sent from the operation pages: a token, a product, an order (with the demo client's products) and reading it back.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, searchAndOpen } from './browser.ts';
+import { type LiveSandbox, startLiveSandbox } from './live-sandbox.ts';
 
-const repository = path.resolve(import.meta.dirname, '..');
-const cli = path.join(repository, 'server', 'src', 'cli.ts');
 const pages = [
   '/',
   '/docs',
@@ -23,48 +17,18 @@ const pages = [
   '/docs/no-such-page',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-let sandbox: ChildProcess | undefined;
-let sandboxLog = '';
+let sandbox: LiveSandbox | undefined;
 let baseUrl = '';
 let browser: Browser;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'security-headers-'));
 
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' };
-  sandbox = spawn('npx', ['tsx', cli, 'start'], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  sandbox.stdout?.on('data', (chunk) => (sandboxLog += chunk));
-  sandbox.stderr?.on('data', (chunk) => (sandboxLog += chunk));
-  browser = await launchChromium();
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (
-      await fetch(`${baseUrl}/status`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return;
-    if (sandbox.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The sandbox did not start on ${baseUrl}:\n${sandboxLog}`);
+  [sandbox, browser] = await Promise.all([startLiveSandbox(), launchChromium()]);
+  baseUrl = sandbox.baseUrl;
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (sandbox?.pid) process.kill(-sandbox.pid);
-  rmSync(dataDir, { recursive: true, force: true });
+  await sandbox?.stop();
 });
 
 /** A page that records CSP violations (the DOM event) and console errors (Chromium also reports violations there). */
@@ -141,7 +105,7 @@ async function send(panel: Locator): Promise<{ status: number; body: string }> {
 }
 
 test('on a fresh sandbox the try-it gets a token, creates a product and an order, and reads the order back', async () => {
-  const password = /password: (\S+)/.exec(sandboxLog)?.[1];
+  const password = /password: (\S+)/.exec(sandbox?.output() ?? '')?.[1];
   expect(password, "npm start prints the demo client's password").toBeTruthy();
   const { page, problems, close } = await watchedPage();
   const remote: string[] = [];

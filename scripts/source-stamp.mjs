@@ -12,23 +12,20 @@ import path from 'node:path';
  * on (the checkout's path, node's version).
  */
 export function sourcesStamp(root, files, salt = []) {
-  const names = files.map((file) => path.relative(root, file));
-  const started = () => salt.reduce((hash, part) => hash.update(part).update('\0'), createHash('sha256'));
-  const times = started();
-  names.forEach((name, index) => {
-    const { size, mtimeMs } = statSync(files[index]);
-    times.update(name).update('\0').update(`${size} ${mtimeMs}`).update('\0');
+  /** A hash of the salt and, for each file, its name and what `read` gives of it. */
+  const hashOf = (read) => {
+    const hash = createHash('sha256');
+    for (const part of salt) hash.update(part).update('\0');
+    for (const file of files) hash.update(path.relative(root, file)).update('\0').update(read(file)).update('\0');
+    return hash.digest('hex');
+  };
+  const timesHash = hashOf((file) => {
+    const { size, mtimeMs } = statSync(file);
+    return `${size} ${mtimeMs}`;
   });
-  const timesHash = times.digest('hex');
   let contentsHash;
   const contents = () => {
-    if (contentsHash === undefined) {
-      const hash = started();
-      names.forEach((name, index) => {
-        hash.update(name).update('\0').update(readFileSync(files[index])).update('\0');
-      });
-      contentsHash = hash.digest('hex');
-    }
+    contentsHash ??= hashOf((file) => readFileSync(file));
     return contentsHash;
   };
   return {
