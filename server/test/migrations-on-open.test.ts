@@ -20,27 +20,32 @@ async function reopenable(): Promise<{ open: () => Promise<Database>; cleanup: (
   return { open: () => openDatabase({ databaseUrl: url, poolSize: 2 }), cleanup: () => {} };
 }
 
-/** Whether the newest migration's index (0020_open_shipments_index) exists. */
-const newestIndex = async (database: Database) =>
-  (await queryRows<{ found: string | null }>(database.db, sql`SELECT to_regclass('shipments_open_idx')::text AS found`))[0]?.found ?? null;
+/** Whether the newest migration's function (0021_reserved_stock_function) exists. */
+const newestFunction = async (database: Database) =>
+  (
+    await queryRows<{ found: string | null }>(
+      database.db,
+      sql`SELECT to_regprocedure('shopapi_reserved_stock(integer, text)')::text AS found`,
+    )
+  )[0]?.found ?? null;
 
 it('leaves a database that recorded every migration as it is, and runs the newest migration again once its record is gone', async () => {
   const { open, cleanup } = await reopenable();
   try {
     let database = await open();
-    expect(await newestIndex(database)).toBe('shipments_open_idx');
-    // The newest migration's index dropped behind the migrator's back, its record kept: the next start runs nothing.
-    await database.db.execute(sql`DROP INDEX shipments_open_idx`);
+    expect(await newestFunction(database)).toBe('shopapi_reserved_stock(integer,text)');
+    // The newest migration's function dropped behind the migrator's back, its record kept: the next start runs nothing.
+    await database.db.execute(sql`DROP FUNCTION shopapi_reserved_stock(integer, text)`);
     await database.close();
     database = await open();
-    expect(await newestIndex(database)).toBeNull();
+    expect(await newestFunction(database)).toBeNull();
     // Its record gone too, as on a database from before that migration: the next start runs it.
     await database.db.execute(
       sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
     );
     await database.close();
     database = await open();
-    expect(await newestIndex(database)).toBe('shipments_open_idx');
+    expect(await newestFunction(database)).toBe('shopapi_reserved_stock(integer,text)');
     await database.close();
   } finally {
     cleanup();
