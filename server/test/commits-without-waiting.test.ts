@@ -1,9 +1,18 @@
-// withoutWaitingForDisk (platform/db): an upload's stage parts commit without waiting for the WAL to reach the disk.
-// The setting must hold for that transaction's commit alone, on both databases: the connection goes back to the pool,
-// and the next statement on it commits as usual.
+// withoutWaitingForDisk and its one-statement form withoutWaitingForDiskRow (platform/db): an upload's stage parts
+// commit without waiting for the WAL to reach the disk. The setting must hold for that transaction's commit alone, on
+// both databases: the connection goes back to the pool, and the next statement on it commits as usual.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Database, type Db, openDatabase, queryRows, withoutWaitingForDisk } from '../src/platform/db/index.ts';
+import {
+  type Database,
+  type Db,
+  openDatabase,
+  queryRows,
+  queryStatement,
+  textStatement,
+  withoutWaitingForDisk,
+  withoutWaitingForDiskRow,
+} from '../src/platform/db/index.ts';
 import { dbKind, openTestDatabase } from './support/bed/database.ts';
 
 let database: Database;
@@ -41,4 +50,16 @@ it('leaves the setting behind when its work fails, and the work is not committed
   expect(
     (await queryRows<{ found: string | null }>(database.db, sql`SELECT to_regclass('not_committed')::text AS found`))[0]?.found,
   ).toBeNull();
+});
+
+it('sets the setting off for one statement prepared by name, which commits its write, and the next statement commits as usual', async () => {
+  await database.db.execute(sql`CREATE TABLE IF NOT EXISTS written_alone (n int)`);
+  const statement = textStatement(
+    sql`insert into written_alone (n) select ${sql.placeholder('n')}::int from ${withoutWaitingForDiskRow}
+      returning current_setting('synchronous_commit') as inside`,
+  );
+  expect(await queryStatement(database.db, statement, { n: 7 })).toEqual([['off']]);
+  expect(await synchronousCommit(database.db)).toBe('on');
+  const [row] = await queryRows<{ n: number }>(database.db, sql`SELECT n FROM written_alone`);
+  expect(row?.n).toBe(7);
 });

@@ -23,7 +23,17 @@
 // uploads (on any number of processes) never pass the last bytes together. Deleting parts gives their bytes back in the
 // same statement.
 import { and, eq, sql } from 'drizzle-orm';
-import { type Db, ownedBy, queryRows, schema, type Tx, withoutWaitingForDisk } from './db/index.ts';
+import {
+  type Db,
+  ownedBy,
+  queryRows,
+  queryStatement,
+  schema,
+  type Tx,
+  textStatement,
+  withoutWaitingForDisk,
+  withoutWaitingForDiskRow,
+} from './db/index.ts';
 import { type FileOwner, stagedOwner } from './db/schema/files.ts';
 import { domainError } from './errors.ts';
 import { type Turn, withoutTurns } from './fair-share.ts';
@@ -148,6 +158,19 @@ export interface Upload {
 }
 
 /**
+ * A part of a stage, by a statement of fixed text prepared by name, that commits without waiting for the disk. drizzle's
+ * insert ran unnamed, so PostgreSQL planned it for each part with the part's bytes as a constant, copying the 256 KiB
+ * into the plan: the prepared statement's plan takes them as a parameter, and the backend spent 2.0 ms on a part
+ * instead of 3.5-4.8 ms (a scratch loop of 400 inserts each way; 100 ms of PostgreSQL's CPU for a 4.5 MiB upload).
+ */
+const stagedPartStatement = textStatement(
+  sql`insert into ${fileParts} (client_id, owner, owner_id, part, bytes)
+    select ${sql.placeholder('clientId')}::int, ${stagedOwner}::text, ${sql.placeholder('ownerId')}::int,
+      ${sql.placeholder('part')}::int, ${sql.placeholder('bytes')}::bytea
+    from ${withoutWaitingForDiskRow}`,
+);
+
+/**
  * Stores `upload.bytes` as the file of the owner that `writeOwner` writes in its transaction (returning the owner's id
  * with its result), replacing the owner's file; within the client's quota (a 413 before anything is written). The
  * parts are written before that transaction, each in a statement of its own, and the transaction makes them the
@@ -165,7 +188,7 @@ export async function storeFile<T>(db: Db, upload: Upload, writeOwner: (tx: Tx) 
   );
   let stored: { result: T; replaced?: number };
   try {
-    const stagedPart = (part: PartRow) => withoutWaitingForDisk(db, (tx) => tx.insert(fileParts).values(part));
+    const stagedPart = (part: PartRow) => queryStatement(db, stagedPartStatement, part);
     await writeParts({ clientId, owner: stagedOwner, ownerId: stage }, bytes, stagedPart, turn);
     stored = await turn(() =>
       db.transaction(async (tx) => {

@@ -352,6 +352,14 @@ export function withoutWaitingForDisk<T>(db: Db, work: (tx: Tx) => Promise<T>): 
   });
 }
 
+/**
+ * withoutWaitingForDisk for one statement run on its own, as its own transaction (queryStatement on a handle, prepared
+ * by name, which a transaction cannot run): a relation of one row to select the statement's values from, which sets
+ * synchronous_commit off for that transaction alone. PostgreSQL writes the commit record before the transaction's
+ * settings end, so the commit does not wait for the disk, and the connection's next statement waits as usual.
+ */
+export const withoutWaitingForDiskRow = sql`(select set_config('synchronous_commit', 'off', true)) as without_waiting_for_disk`;
+
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
