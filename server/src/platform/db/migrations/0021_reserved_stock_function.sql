@@ -1,5 +1,5 @@
 -- The stock a client's open shipments in a warehouse reserve, per product: what an order create, a shipment's start and
--- the warehouse's pacer subtract from the stock on the shelf (modules/shipments/repository.ts, reservedStockOf).
+-- the warehouse's pacer subtract from the stock on the shelf (modules/shipments/repository.ts, reservedStock).
 --
 -- A function, so that its plan holds whatever the statistics say. As a join in the calling statement, the plan that a
 -- connection cached while the shipment tables were empty (a fresh database, or statistics taken before a clock advance
