@@ -161,7 +161,8 @@ export interface Upload {
  * A part of a stage, by a statement of fixed text prepared by name, that commits without waiting for the disk. drizzle's
  * insert ran unnamed, so PostgreSQL planned it for each part with the part's bytes as a constant, copying the 256 KiB
  * into the plan: the prepared statement's plan takes them as a parameter, and the backend spent 2.0 ms on a part
- * instead of 3.5-4.8 ms (a scratch loop of 400 inserts each way; 100 ms of PostgreSQL's CPU for a 4.5 MiB upload).
+ * instead of 3.5-4.8 ms (a scratch loop of 400 inserts each way). PostgreSQL's CPU for a 4.5 MiB upload went from
+ * about 100 to 70 ms (bench/RESULTS.md, findings).
  */
 const stagedPartStatement = textStatement(
   sql`insert into ${fileParts} (client_id, owner, owner_id, part, bytes)
