@@ -1,7 +1,7 @@
 // The SQL of making and moving shipments: what an order still needs, what stock is free, what a shipment carries, and
 // the rows a shipment's moves write. The rules that use these live in service.ts.
 import { and, asc, eq, inArray, isNull, ne, notInArray, type SQL, sql } from 'drizzle-orm';
-import { type Db, ownedBy, queryRows, schema } from '../../platform/db/index.ts';
+import { anyOf, type Db, ownedBy, queryRows, schema } from '../../platform/db/index.ts';
 import { locationTypesExcludedFromFulfilment } from '../inventory/levels.ts';
 
 const {
@@ -147,10 +147,7 @@ export async function unreserved(tx: Db, clientId: number, warehouse: string, pr
   const reserved = await queryRows<{ product_id: number; reserved: string }>(
     tx,
     sql`select r.product_id, r.reserved from ${reservedStock({ client: sql`${clientId}`, warehouse: sql`${warehouse}` })} r
-      where r.product_id in (${sql.join(
-        productIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
+      where ${anyOf(sql`r.product_id`, productIds)}`,
   );
   for (const id of productIds) {
     const held = Number(reserved.find((r) => r.product_id === id)?.reserved ?? 0);

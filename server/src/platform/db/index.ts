@@ -365,4 +365,4 @@ export async function ping(db: Db): Promise<void> {
 }
 
 /** `column = any($1::int[])`: a list of integer ids as one parameter, not one bound parameter per id. */
-export const anyOf = (column: AnyPgColumn, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;
+export const anyOf = (column: AnyPgColumn | SQL, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;
