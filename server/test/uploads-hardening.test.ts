@@ -169,6 +169,33 @@ describe('the file-check worker pool', () => {
     }
   });
 
+  it('lends a file to its worker without a copy and hands it back whole; a part of a larger buffer is copied', async () => {
+    const lending = pool({ queueMax: 1, deadlineMs: 30_000 });
+    try {
+      const pdf = await onePageA4Pdf();
+      const whole = new Uint8Array(pdf);
+      // A Buffer that is the whole of its ArrayBuffer, as a large upload's body is.
+      const sent = Buffer.from(new Uint8Array(pdf).buffer);
+      const checked = await lending.lend('pdf', sent);
+      expect(checked.result).toEqual({ outcome: 'pdf', pages: [{ width: 595.28, height: 841.89 }] });
+      // Handed over: the caller's view is empty, and the bytes came back as they were.
+      expect(sent.length).toBe(0);
+      expect(Buffer.from(checked.bytes).equals(Buffer.from(whole))).toBe(true);
+      // A view of part of a larger ArrayBuffer would take the rest along: it is copied, and the caller keeps it.
+      const inside = Buffer.concat([Buffer.from('xx'), pdf]).subarray(2);
+      const copied = await lending.lend('pdf', inside);
+      expect(copied.result).toMatchObject({ outcome: 'pdf' });
+      expect(inside.length).toBe(pdf.length);
+      expect(Buffer.from(copied.bytes).equals(inside)).toBe(true);
+      // run() always copies.
+      const kept = Buffer.from(whole);
+      expect(await lending.run('pdf', kept)).toMatchObject({ outcome: 'pdf' });
+      expect(kept.length).toBe(whole.length);
+    } finally {
+      await lending.close();
+    }
+  });
+
   it('refuses a file at once when the queue is full, and finishes the others', async () => {
     const small = pool({ queueMax: 1, deadlineMs: 30_000 });
     try {

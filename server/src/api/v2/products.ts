@@ -11,7 +11,7 @@ import {
   type ProductExtras,
   type ProductRow,
 } from '../../modules/products/service.ts';
-import { imageContentType } from '../../modules/products/image.ts';
+import { checkImage } from '../../modules/products/image.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { QuotaBytes } from '../../platform/file-parts.ts';
 import { ok, v2Route } from './envelope.ts';
@@ -57,7 +57,7 @@ async function extrasOf(body: Fields, quota: QuotaBytes): Promise<ProductExtras>
     const content = Buffer.from(body.encodedImage, 'base64');
     if (content.length > limits.v2EncodedImageMaxBytes)
       throw domainError('400-8', `encodedImage must be at most ${limits.v2EncodedImageMaxBytes / 1024} KB; it is ${content.length} bytes.`);
-    extras.image = { content, contentType: await imageContentType(content), quota };
+    extras.image = { ...(await checkImage(content)), quota };
   }
   return extras;
 }

@@ -74,7 +74,8 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
         stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
-        const { product, contentType } = await setProductImage(
+        // The image's bytes go to a worker and back: `content` is empty after, the size is the stored image's.
+        const { product, contentType, size } = await setProductImage(
           db,
           request.client.id,
           request.params.id,
@@ -90,7 +91,7 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
             title: 'Image accepted',
             detail: `The image of product ${product.id} is stored; it replaces any earlier one.`,
             contentType,
-            size: content.length,
+            size,
           },
         };
       },

@@ -22,8 +22,11 @@ function formatOf(width: number, height: number): keyof typeof pageFormats | und
   );
 }
 
-/** Reads the PDF and returns its page format, or throws a 400 that says what is wrong (at the path ['file']). */
-export async function checkPdf(bytes: Buffer): Promise<string> {
+/**
+ * Reads the PDF and returns its page format and its bytes (handed to the worker that reads it and back: `bytes` itself
+ * is empty after), or throws a 400 that says what is wrong (at the path ['file']).
+ */
+export async function checkPdf(bytes: Buffer): Promise<{ pageFormat: string; file: Buffer }> {
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw domainError('400', 'The file is not a PDF document.', { path: ['file'] });
   let reading: Awaited<ReturnType<typeof readPdfPages>>;
   try {
@@ -58,7 +61,7 @@ export async function checkPdf(bytes: Buffer): Promise<string> {
     throw domainError('400', `The PDF page must be A4 or A5; it is ${Math.round(width)} x ${Math.round(height)} points.`, {
       path: ['file'],
     });
-  return format;
+  return { pageFormat: format, file: reading.bytes };
 }
 
 export interface AttachmentInput {
@@ -119,8 +122,8 @@ export async function addAttachment(db: Db, clientId: number, input: AttachmentI
   }
   assertNotFulfilled(order, '422-1');
   await assertRoomFor(db, clientId, file.length, quota);
-  const pageFormat = await checkPdf(file);
-  const upload = { clientId, owner: 'orderAttachment', bytes: file, quota, turn } as const;
+  const { pageFormat, file: checked } = await checkPdf(file);
+  const upload = { clientId, owner: 'orderAttachment', bytes: checked, quota, turn } as const;
   const row = await storeFile(db, upload, async (tx) => {
     const [inserted] = await tx
       .insert(orderAttachments)

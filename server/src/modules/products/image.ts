@@ -25,9 +25,13 @@ export const imageTooLarge = () => domainError('400-8', `The image must be small
  */
 const DETECT_IN_PROCESS_MAX_BYTES = 256 * 1024;
 
-async function detectType(content: Buffer) {
-  // Loaded at the first image rather than at start, like pdf-lib for the return labels.
-  if (content.length <= DETECT_IN_PROCESS_MAX_BYTES) return (await import('file-type')).fileTypeFromBuffer(content);
+/** The file's type, and its bytes: handed to a worker and back for a large one (`content` itself is empty after). */
+async function detectType(content: Buffer): Promise<{ ext: string; mime: string; bytes: Buffer } | undefined> {
+  if (content.length <= DETECT_IN_PROCESS_MAX_BYTES) {
+    // Loaded at the first image rather than at start, like pdf-lib for the return labels.
+    const type = await (await import('file-type')).fileTypeFromBuffer(content);
+    return type && { ext: type.ext, mime: type.mime, bytes: content };
+  }
   try {
     return await detectFileType(content);
   } catch (error) {
@@ -37,8 +41,11 @@ async function detectType(content: Buffer) {
   }
 }
 
-/** The image's media type, read from its bytes; refuses what is not an accepted image. The size is the caller's limit (v3 or v2). */
-export async function imageContentType(content: Buffer): Promise<string> {
+/**
+ * The image's media type, read from its bytes, and the bytes (a large image's went to a worker and back: use these, not
+ * `content`); refuses what is not an accepted image. The size is the caller's limit (v3 or v2).
+ */
+export async function checkImage(content: Buffer): Promise<{ contentType: string; content: Buffer }> {
   const detected = content.length ? await detectType(content) : undefined;
   if (!detected || !acceptedExtensions.has(detected.ext)) {
     throw domainError(
@@ -46,7 +53,7 @@ export async function imageContentType(content: Buffer): Promise<string> {
       `The file is ${detected ? detected.mime : 'not a recognisable image'}; accepted: png, apng, jpeg, gif, bmp, webp and Photoshop images.`,
     );
   }
-  return detected.mime;
+  return { contentType: detected.mime, content: detected.bytes };
 }
 
 /**
@@ -60,7 +67,7 @@ export async function setProductImage(
   content: Buffer,
   quota: QuotaBytes,
   turn?: Turn,
-): Promise<{ product: ProductRow; contentType: string }> {
+): Promise<{ product: ProductRow; contentType: string; size: number }> {
   // Another client's product (or none) is a 404 whatever the bytes are: the answer must not depend on them.
   const [owned] = await db
     .select({ id: products.id })
@@ -70,8 +77,8 @@ export async function setProductImage(
   if (content.length >= limits.productImageMaxBytes) throw imageTooLarge();
   const file = { clientId, owner: 'productImage', ownerId: productId } as const;
   await assertRoomFor(db, clientId, content.length, quota, file);
-  const contentType = await imageContentType(content);
-  const upload = { clientId, owner: 'productImage', ownerId: productId, bytes: content, quota, turn } as const;
+  const { contentType, content: checked } = await checkImage(content);
+  const upload = { clientId, owner: 'productImage', ownerId: productId, bytes: checked, quota, turn } as const;
   return storeFile(db, upload, async (tx) => {
     // The update locks the product, so two uploads for it replace its image one after the other.
     const [product] = await tx
@@ -81,6 +88,6 @@ export async function setProductImage(
       .returning(productColumns);
     if (!product) throw domainError('404', `Product ${productId} not found.`);
     // One image per product: the new one replaces the old.
-    return { ownerId: productId, result: { product, contentType } };
+    return { ownerId: productId, result: { product, contentType, size: checked.length } };
   });
 }

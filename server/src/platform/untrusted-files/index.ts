@@ -33,36 +33,49 @@ const files = () =>
   }));
 
 export type PdfReading =
-  | { outcome: 'pdf'; pages: { width: number; height: number }[] }
+  /** Its pages, and its bytes back from the worker. */
+  | { outcome: 'pdf'; pages: { width: number; height: number }[]; bytes: Buffer }
   /** Decoding its streams went past PDF_DECODED_BYTES_MAX. */
   | { outcome: 'expands' }
   /** Reading it went past the deadline or the worker's heap. */
   | { outcome: 'tooComplex' }
   | { outcome: 'unreadable' };
 
-/** The worker's answer, or undefined when the file went past the deadline or the worker's heap. */
-async function run(kind: 'pdf' | 'fileType', bytes: Uint8Array): Promise<TaskResult | undefined> {
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * The worker's answer, or undefined when the file went past the deadline or the worker's heap. The file is handed to the
+ * worker without a copy: the Buffer given is empty from then on, and the bytes come back with the answer.
+ */
+async function lend(kind: 'pdf' | 'fileType', bytes: Buffer): Promise<{ result: TaskResult; bytes: Buffer } | undefined> {
   try {
-    return await files().run(kind, bytes);
+    const checked = await files().lend(kind, bytes);
+    return { result: checked.result, bytes: asBuffer(checked.bytes) };
   } catch (error) {
     if (error instanceof TaskLimitError) return undefined;
     throw error;
   }
 }
 
-/** The page sizes of a PDF, read with pdf-lib in a worker. Throws PoolBusyError when too many files wait. */
-export async function readPdfPages(bytes: Uint8Array): Promise<PdfReading> {
-  const result = await run('pdf', bytes);
-  if (!result) return { outcome: 'tooComplex' };
+/**
+ * The page sizes of a PDF, read with pdf-lib in a worker; a readable one with its bytes, handed to the worker and back
+ * (the Buffer given is empty after). Throws PoolBusyError when too many files wait.
+ */
+export async function readPdfPages(bytes: Buffer): Promise<PdfReading> {
+  const checked = await lend('pdf', bytes);
+  if (!checked) return { outcome: 'tooComplex' };
+  const { result } = checked;
   if (result.outcome === 'fileType') throw new Error('The worker answered a PDF with a file type.');
-  return result;
+  return result.outcome === 'pdf' ? { ...result, bytes: checked.bytes } : result;
 }
 
 /**
- * The type of a file from its magic numbers (file-type), read in a worker; undefined when unknown or when reading it
- * takes too long. Throws PoolBusyError when too many files wait.
+ * The type of a file from its magic numbers (file-type), read in a worker, with the file's bytes handed to the worker
+ * and back (the Buffer given is empty after); undefined when unknown or when reading it takes too long. Throws
+ * PoolBusyError when too many files wait.
  */
-export async function detectFileType(bytes: Uint8Array): Promise<{ ext: string; mime: string } | undefined> {
-  const result = await run('fileType', bytes);
-  return result?.outcome === 'fileType' ? result.fileType : undefined;
+export async function detectFileType(bytes: Buffer): Promise<{ ext: string; mime: string; bytes: Buffer } | undefined> {
+  const checked = await lend('fileType', bytes);
+  const type = checked?.result.outcome === 'fileType' ? checked.result.fileType : undefined;
+  return type && { ...type, bytes: checked!.bytes };
 }

@@ -6,7 +6,8 @@
  */
 export const PDF_DECODED_BYTES_MAX = 32 * 1024 * 1024;
 
-export type WorkerTask = { id: number; kind: 'pdf' | 'fileType'; bytes: Uint8Array };
+/** The bytes are the whole of their ArrayBuffer (transferred, not copied, on the way there and back). */
+export type WorkerTask = { id: number; kind: 'pdf' | 'fileType'; bytes: Uint8Array<ArrayBuffer> };
 
 export type TaskResult =
   | { outcome: 'pdf'; pages: { width: number; height: number }[] }
@@ -15,4 +16,5 @@ export type TaskResult =
   | { outcome: 'expands' }
   | { outcome: 'unreadable' };
 
-export type WorkerReply = { id: number; result: TaskResult };
+/** The answer, with the task's bytes handed back (transferred, not copied). */
+export type WorkerReply = { id: number; result: TaskResult; bytes: Uint8Array<ArrayBuffer> };

@@ -64,7 +64,8 @@ port.on('message', async (task: WorkerTask) => {
   } catch {
     result = { outcome: 'unreadable' };
   }
-  port.postMessage({ id: task.id, result } satisfies WorkerReply);
+  // The bytes go back as they came (the pool may have lent them): pdf-lib's views of them are not used after this.
+  port.postMessage({ id: task.id, result, bytes: task.bytes } satisfies WorkerReply, [task.bytes.buffer]);
 });
 // The pool starts a task's deadline only now: module loading (tsx, pdf-lib) is not the file's time.
 port.postMessage('ready');
