@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import multipart from '@fastify/multipart';
 import { fairSharePlugin, stepOutOfFairShare } from '../src/api/shared/fair-share.ts';
+import { FairShare, type Ticket } from '../src/platform/fair-share.ts';
 import type { Client } from '../src/modules/clients/client.ts';
 import { startSandbox } from './support/sandbox.ts';
 
@@ -136,6 +137,31 @@ describe('the fair share of calls', () => {
     // Each had about half of the time. In the order the requests were read, b's two 2 ms calls came after a's two
     // 40 ms ones, every round: b had a twentieth of a's time.
     expect(used.b).toBeGreaterThan(used.a / 3);
+  });
+
+  it("counts an upload's charge (work done without a place) in its client's share: the other client goes first", () => {
+    let now: number;
+    const order: number[] = [];
+    const run = (charge: number) => {
+      now = 0;
+      const share = new FairShare(1, () => now);
+      const held = (ticket: Ticket) => ticket.state === 'held';
+      const b1 = share.take(2);
+      const a1 = share.take(1);
+      now = 50;
+      const b2 = share.take(2);
+      share.give(b1);
+      // Client 2 used 50 ms, client 1 none: client 1's call goes first.
+      expect(held(a1)).toBe(true);
+      now = 60;
+      // Client 1's next piece of work comes with what its body cost outside a place.
+      const a2 = share.take(1, charge);
+      share.give(a1);
+      return [b2, a2].find(held)!.key;
+    };
+    // 10 ms held against client 2's 50: client 1 again; with 100 ms of reading its upload charged, client 2.
+    order.push(run(0), run(100));
+    expect(order).toEqual([1, 2]);
   });
 
   it('lets calls without a client, and a call that stepped out, leave the places to others', async () => {

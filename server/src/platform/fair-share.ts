@@ -87,12 +87,16 @@ export class FairShare {
 
   /**
    * A place for a caller of `key`: it waits for its turn, which comes when `handOver` runs the choice (at once by
-   * default, so with a place free it is held on return).
+   * default, so with a place free it is held on return). `charge`: milliseconds of work the server did for the key
+   * without a place (an upload's body, read and checked before its statements take turns), counted in its account as
+   * if it had held one that long.
    */
-  take(key: number): Ticket {
+  take(key: number, charge = 0): Ticket {
     const account = this.accounts.get(key);
-    if (account) account.calls++;
-    else this.accounts.set(key, { calls: 1, used: this.least() + this.beyond(key) });
+    if (account) {
+      account.calls++;
+      account.used += charge;
+    } else this.accounts.set(key, { calls: 1, used: this.least() + this.beyond(key) + charge });
     let grant!: () => void;
     const ticket: Ticket = { key, state: 'waiting', granted: new Promise<void>((resolve) => (grant = resolve)) };
     const queue = this.waiting.get(key);
@@ -107,10 +111,12 @@ export class FairShare {
     return ticket;
   }
 
-  /** `work` in a turn of `key`: a place taken for it, given back when it ends. */
-  turnOf(key: number): Turn {
+  /** `work` in a turn of `key`: a place taken for it, given back when it ends. The first turn carries `charge` (see take). */
+  turnOf(key: number, charge = 0): Turn {
+    let owed = charge;
     return async (work) => {
-      const ticket = this.take(key);
+      const ticket = this.take(key, owed);
+      owed = 0;
       try {
         await ticket.granted;
         return await work();

@@ -36,14 +36,24 @@ export function stepOutOfFairShare(request: FastifyRequest): void {
 }
 
 /**
- * The client's turns, for work a call does without a place (an upload's statements after it stepped out, or a
- * multipart upload's): each piece waits for a place and is counted in the client's share.
+ * What reading and checking an upload's body costs the server per MiB, outside any place (milliseconds of its threads:
+ * the socket's chunks, the multipart parser, the file's check in a worker, and the collections all that memory starts).
+ * Measured on the bench's 4.5 MiB PDF: the server process's CPU was 54-65 ms an upload, of which about 12 ms are its
+ * statements, in places (bench/RESULTS.md, findings).
  */
-export function turnsOf(request: FastifyRequest): Turn {
+export const UPLOAD_CHARGE_MS_PER_MIB = 10;
+
+/**
+ * The client's turns, for work a call does without a place (an upload's statements after it stepped out, or a
+ * multipart upload's): each piece waits for a place and is counted in the client's share. `uploadBytes`: the body the
+ * call read and checked without a place, charged to the client with its first turn (UPLOAD_CHARGE_MS_PER_MIB), so an
+ * upload counts at what it costs and not only at its statements' time.
+ */
+export function turnsOf(request: FastifyRequest, uploadBytes = 0): Turn {
   const { fairShare, client } = request;
   // A call that holds its place does its work in it: a turn on top would wait for a place it holds itself.
   if (!fairShare || !client || (fairShare.ticket && fairShare.ticket.state !== 'done')) return withoutTurns;
-  return fairShare.share.turnOf(client.id);
+  return fairShare.share.turnOf(client.id, (uploadBytes / 2 ** 20) * UPLOAD_CHARGE_MS_PER_MIB);
 }
 
 export const fairSharePlugin = fp(

@@ -54,6 +54,8 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: A
       document = { data: document };
     if (!validateData(document)) throw new DomainError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
+    // The body was read without a place (a multipart call takes none): its reading is charged with the storing's first turn.
+    const turns = turnsOf(request, parts.file.length);
     const result = await locating(
       multipartPointer,
       addAttachment(
@@ -65,7 +67,7 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: A
         },
         parts.file,
         config.storageQuotaBytes,
-        turnsOf(request),
+        turns,
       ),
     );
     // Read back, so the answer is the attachment exactly as GET /v3/orderAttachments/{id} gives it.

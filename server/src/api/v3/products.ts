@@ -74,6 +74,8 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
         stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
+        // The body was read without a place: its reading is charged with the storing's first turn.
+        const turns = turnsOf(request, content.length);
         // The image's bytes go to a worker and back: `content` is empty after, the size is the stored image's.
         const { product, contentType, size } = await setProductImage(
           db,
@@ -81,7 +83,7 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
           request.params.id,
           content,
           config.storageQuotaBytes,
-          turnsOf(request),
+          turns,
         );
         const document = await productDocument(request.client.id, product, baseOf(request));
         return {
