@@ -57,6 +57,13 @@ export const limits = {
    */
   storageQuotaMibDefault: 512,
   /**
+   * The pace of one client's uploads by default (UPLOAD_MIB_PER_SECOND): the bytes of its attachments and product images
+   * it sends per second, after a first burst of one largest file. An upload beyond waits its turn, up to
+   * uploadPaceMaxWaitSeconds, and is refused with 429 past that. Eight a second is a label PDF every 15 ms.
+   */
+  uploadMibPerSecondDefault: 8,
+  uploadPaceMaxWaitSeconds: 10,
+  /**
    * Webhooks one client may have, active or not (Stripe allows 16 per account): each event fans out to at most this
    * many deliveries, and reactivating a webhook can never pass it.
    */
@@ -78,6 +85,9 @@ export const limits = {
    */
   clockAdvanceWaitMsDefault: 5_000,
 } as const;
+
+/** The pace of uploads, as the upload operations document it. */
+export const uploadPaceText = `Your uploads (attachments and product images together) go at most ${limits.uploadMibPerSecondDefault} MiB a second by default, after a first burst of one largest file: a faster one waits its turn, and one that would wait more than ${limits.uploadPaceMaxWaitSeconds} s answers 429 with Retry-After.`;
 
 export const defaults = {
   currency: 'EUR',

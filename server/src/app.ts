@@ -27,6 +27,7 @@ import { limitConnectionsPerAddress } from './api/shared/connection-limits.ts';
 import { unreadBodiesPlugin } from './api/shared/unread-bodies.ts';
 import { baseUrl } from './api/shared/query.ts';
 import type { AppContext } from './api/shared/context.ts';
+import { uploadPace } from './api/shared/upload-pace.ts';
 import { TokenCache } from './modules/clients/token-cache.ts';
 import type { ModuleServices } from './modules/services.ts';
 import { orderPlacing, placedRelations } from './modules/orders/repository.ts';
@@ -153,7 +154,14 @@ export async function buildApp(opts: {
     onError: (error) => app.log.error({ err: error }, 'warehouse step failed'),
   });
   app.addHook('onClose', () => warehouse.stop());
-  const context: AppContext = { db, config, warehouse, services, baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase) };
+  const context: AppContext = {
+    db,
+    config,
+    warehouse,
+    services,
+    uploadPace: uploadPace(config.uploadBytesPerSecond),
+    baseOf: (request) => baseUrl(request, config.publicUrl, listeningBase),
+  };
   // Each API is an encapsulated plugin with its own error format and parsers; what is left for the root (jsonApiPlugin)
   // is the fallback for requests none of them owns.
   await app.register(authApiPlugin, context);

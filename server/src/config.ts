@@ -49,6 +49,8 @@ export interface Config {
   requestLogBodyMaxBytes: number;
   /** What one client's attachments and product images may take together, in bytes (STORAGE_QUOTA_MIB); 0: no quota. */
   storageQuotaBytes: number;
+  /** The bytes of attachments and images one client may send per second (UPLOAD_MIB_PER_SECOND); 0: no pace. */
+  uploadBytesPerSecond: number;
   /** Webhook deliveries one process holds at once: being sent, or claimed and waiting for a place of their client. */
   webhookConcurrency: number;
   /** Webhook deliveries of one client one process sends at once (it holds twice as many): its share, whatever its receivers do. */
@@ -116,6 +118,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     requestLogMaxAgeHours: intFrom('REQUEST_LOG_MAX_AGE_HOURS', 168),
     requestLogBodyMaxBytes: intFrom('REQUEST_LOG_BODY_MAX_BYTES', 65_536),
     storageQuotaBytes: intFrom('STORAGE_QUOTA_MIB', limits.storageQuotaMibDefault) * 1024 * 1024,
+    uploadBytesPerSecond: intFrom('UPLOAD_MIB_PER_SECOND', limits.uploadMibPerSecondDefault) * 1024 * 1024,
     webhookConcurrency: intFrom('WEBHOOK_CONCURRENCY', dispatcherDefaults.concurrency),
     webhookConcurrencyPerClient: intFrom('WEBHOOK_CONCURRENCY_PER_CLIENT', dispatcherDefaults.perClientConcurrency),
     // One on the embedded database: its statements and the calls' own work all run on the server's thread, so a second

@@ -207,7 +207,7 @@ export type paths = {
         put?: never;
         /**
          * Attach a PDF to an order
-         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (512 MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
+         * @description Multipart form data with two parts: `data`, the attachment as JSON text — the resource itself (`type`, `attributes`, `relationships`) or the whole JSON:API document around it (`{"data": {...}}`) — and `file`, the PDF. The PDF must have exactly one page, A4 or A5, and at most 5 MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (512 MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. Your uploads (attachments and product images together) go at most 8 MiB a second by default, after a first burst of one largest file: a faster one waits its turn, and one that would wait more than 10 s answers 429 with Retry-After. The order is identified by `relationships.order` or by `externalOrderNumber`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.
          */
         post: operations["createOrderAttachment"];
         delete?: never;
@@ -355,7 +355,7 @@ export type paths = {
         put?: never;
         /**
          * Upload the product image
-         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (512 MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take.
+         * @description The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under 10 MiB; accepted types: png, x-png, apng, jpg, jpeg, pjpeg, gif, bmp, webp, x-photoshop. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (512 MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take. Your uploads (attachments and product images together) go at most 8 MiB a second by default, after a first burst of one largest file: a faster one waits its turn, and one that would wait more than 10 s answers 429 with Retry-After.
          */
         post: operations["uploadProductImage"];
         delete?: never;
@@ -5455,6 +5455,45 @@ export interface operations {
             };
             /** @description 422-1: Order already fulfilled. */
             422: {
+                headers: {
+                    /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
+                    "Request-Id"?: string;
+                    /** @description One per warning, when the sandbox ignored, converted or filled in part of the request: `kind source: detail`. The request log has them all. */
+                    "Sandbox-Warning"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        errors: {
+                            /**
+                             * @description Catalogue code, e.g. 404-1.
+                             * @example 409-1
+                             */
+                            code: string;
+                            title: string;
+                            detail: string;
+                            /** @description HTTP status as a string. */
+                            status?: string;
+                            source?: {
+                                /** @description JSON pointer into the request document. */
+                                pointer?: string;
+                                /** @description The query or path parameter at fault. */
+                                parameter?: string;
+                            };
+                            links?: {
+                                /** @description A related resource, e.g. the existing order on 409-1. */
+                                related: string;
+                            };
+                        }[];
+                        meta?: {
+                            /** @description The Request-Id header of this answer: look the call up with GET /sandbox/requests/{id}, or quote it when you ask for help. */
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description 429: Too Many Requests. */
+            429: {
                 headers: {
                     /** @description This call's id: look it up with GET /sandbox/requests/{id} (the request log), or quote it when you ask for help. */
                     "Request-Id"?: string;

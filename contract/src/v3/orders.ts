@@ -1,6 +1,6 @@
 // v3 order side: orders, order items, addresses, pick-up points, attachments.
 import { Type } from '@sinclair/typebox';
-import { limits } from '../limits.ts';
+import { limits, uploadPaceText } from '../limits.ts';
 import { printStrategies } from '../enums.ts';
 import {
   CountryCode,
@@ -577,7 +577,7 @@ export const orderOperations = [
     auth: true,
     success: 201,
     summary: 'Attach a PDF to an order',
-    description: `Multipart form data with two parts: \`data\`, the attachment as JSON text — the resource itself (\`type\`, \`attributes\`, \`relationships\`) or the whole JSON:API document around it (\`{"data": {...}}\`) — and \`file\`, the PDF. The PDF must have exactly one page, A4 or A5, and at most ${limits.attachmentMaxBytes / 1024 / 1024} MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (${limits.storageQuotaMibDefault} MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. The order is identified by \`relationships.order\` or by \`externalOrderNumber\`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.`,
+    description: `Multipart form data with two parts: \`data\`, the attachment as JSON text — the resource itself (\`type\`, \`attributes\`, \`relationships\`) or the whole JSON:API document around it (\`{"data": {...}}\`) — and \`file\`, the PDF. The PDF must have exactly one page, A4 or A5, and at most ${limits.attachmentMaxBytes / 1024 / 1024} MiB; it is checked by reading it, within bounds: a PDF that expands too much when decoded (a compression bomb) or takes too long to read is refused with 400. While too many files are being checked at once the answer is 503: send it again a few seconds later. The PDF counts towards your storage quota (${limits.storageQuotaMibDefault} MiB by default, for your attachments and product images together): a file that does not fit answers 413, naming the quota and what your files take. ${uploadPaceText} The order is identified by \`relationships.order\` or by \`externalOrderNumber\`. Printing must be arranged beforehand with your account manager. A fulfilled order answers 422-1.`,
     body: Type.Object({
       // The data part is read whole by the multipart parser; its bound is the multipart field size, one request body.
       data: Type.String({
@@ -601,7 +601,7 @@ export const orderOperations = [
     }),
     bodyContentTypes: ['multipart/form-data'],
     responses: { 201: { description: 'The attachment, without its contents.', schema: SingleDocument(OrderAttachment) } },
-    errors: ['400', '401', '404-5', '404-6', '406', '413', '415', '422-1', '503'],
+    errors: ['400', '401', '404-5', '404-6', '406', '413', '415', '422-1', '429', '503'],
   }),
   defineOperation({
     operationId: 'getOrderAttachment',

@@ -1,6 +1,6 @@
 // v3 products and their single image: what orders and inbound goods refer to by sku.
 import { Type } from '@sinclair/typebox';
-import { limits, defaults } from '../limits.ts';
+import { limits, defaults, uploadPaceText } from '../limits.ts';
 import { productStatuses, productTypes, stockLevelTypes } from '../enums.ts';
 import { Barcode, CountryCode, CurrencyCode, ListFilter, Nullable, Sku } from '../formats.ts';
 import { CollectionDocument, RequestId, Resource, ResourceId, SingleDocument, ToOne } from '../jsonapi.ts';
@@ -338,7 +338,7 @@ export const productOperations = [
     success: 200,
     rateLimit: 'products',
     summary: 'Upload the product image',
-    description: `The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under ${limits.productImageMaxBytes / 1024 / 1024} MiB; accepted types: ${productImageTypes.join(', ')}. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (${limits.storageQuotaMibDefault} MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take.`,
+    description: `The raw image as the body, with an image Content-Type (or application/octet-stream). A product has one image; a new upload replaces it. Under ${limits.productImageMaxBytes / 1024 / 1024} MiB; accepted types: ${productImageTypes.join(', ')}. The type is read from the file's bytes (magic numbers), not from the Content-Type header. Accepted: 200 with code 200-1; rejected: 400 with code 400-8. While too many files are being checked at once the answer is 503: send it again a few seconds later. The image counts towards your storage quota (${limits.storageQuotaMibDefault} MiB by default, for your attachments and product images together; the image it replaces no longer counts): an image that does not fit answers 413, naming the quota and what your files take. ${uploadPaceText}`,
     params: IdParams,
     body: Type.String({ contentMediaType: 'image/*', maxLength: limits.productImageMaxBytes, description: 'The image file.' }),
     bodyContentTypes: ['image/*', 'application/octet-stream'],

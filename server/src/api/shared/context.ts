@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { WarehouseWorker } from '../../warehouse/worker.ts';
 import type { ModuleServices } from '../../modules/services.ts';
+import type { BytePace } from '../../platform/byte-pace.ts';
 
 export interface AppContext {
   db: Db;
@@ -15,4 +16,6 @@ export interface AppContext {
   warehouse: WarehouseWorker;
   /** The per-app ports of the modules (composeServices in app.ts). */
   services: ModuleServices;
+  /** The pace of each client's uploads (UPLOAD_MIB_PER_SECOND), none when it is 0. */
+  uploadPace?: BytePace;
 }

@@ -9,6 +9,7 @@ import { orderAttachmentResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, multipartPointer } from '../shared/problem-pointers.ts';
 import { turnsOf } from '../shared/fair-share.ts';
+import { paceUpload } from '../shared/upload-pace.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
@@ -35,8 +36,8 @@ async function readParts(request: FastifyRequest): Promise<{ data?: string; file
   return out;
 }
 
-export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
-  route(app, 'createOrderAttachment', async (request) => {
+export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config, uploadPace }: AppContext) {
+  route(app, 'createOrderAttachment', async (request, reply) => {
     const parts = await readParts(request);
     if (parts.data === undefined) throw domainError('400', 'The data part is missing.', { pointer: '/data' });
     if (!parts.file?.length) throw domainError('400', 'The file part is missing or empty.', { pointer: '/file' });
@@ -54,6 +55,8 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config }: A
       document = { data: document };
     if (!validateData(document)) throw new DomainError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
+    // The file's check and storing wait for the client's pace of uploads (a 429 past its bound).
+    await paceUpload(uploadPace, request, reply, parts.file.length);
     // The body was read without a place (a multipart call takes none): its reading is charged with the storing's first turn.
     const turns = turnsOf(request, parts.file.length);
     const result = await locating(

@@ -9,8 +9,9 @@ import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, withRelationships } from '../shared/problem-pointers.ts';
 import { stepOutOfFairShare, turnsOf } from '../shared/fair-share.ts';
+import { paceUpload } from '../shared/upload-pace.ts';
 
-export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppContext) {
+export function productRoutes(app: FastifyInstance, { db, baseOf, config, uploadPace }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
     const [data] = await productDocuments(db, clientId, [product], base);
     return { data };
@@ -68,12 +69,14 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config }: AppC
     route<'uploadProductImage', Buffer | undefined>(
       imageContext,
       'uploadProductImage',
-      async (request) => {
+      async (request, reply) => {
         // The image is read in a worker and its parts are written a statement at a time, each in a turn of the client:
         // other calls have this call's place meanwhile, as multipart uploads never take one.
         stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
+        // The image's check and storing wait for the client's pace of uploads (a 429 past its bound).
+        await paceUpload(uploadPace, request, reply, content.length);
         // The body was read without a place: its reading is charged with the storing's first turn.
         const turns = turnsOf(request, content.length);
         // The image's bytes go to a worker and back: `content` is empty after, the size is the stored image's.
