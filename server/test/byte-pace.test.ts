@@ -52,7 +52,11 @@ describe('uploads at a pace per client', () => {
   const upload = (client: { token: string; productId: number }, bytes: number) => {
     const started = performance.now();
     return sb
-      .call('POST', `/v3/products/${client.productId}/image`, { token: client.token, payload: largePng(bytes), headers: { 'content-type': 'image/png' } })
+      .call('POST', `/v3/products/${client.productId}/image`, {
+        token: client.token,
+        payload: largePng(bytes),
+        headers: { 'content-type': 'image/png' },
+      })
       .then((answer) => ({ ...answer, ms: performance.now() - started }));
   };
 
