@@ -62,7 +62,11 @@ export const limits = {
    * uploadPaceMaxWaitSeconds, and is refused with 429 past that. Eight a second is a label PDF every 15 ms.
    */
   uploadMibPerSecondDefault: 8,
-  uploadPaceMaxWaitSeconds: 10,
+  /**
+   * Bodies that wait for the pace are held in memory: what one client can hold so is bounded by this wait (40 MiB at
+   * the default pace, and a first burst of one largest file).
+   */
+  uploadPaceMaxWaitSeconds: 5,
   /**
    * Webhooks one client may have, active or not (Stripe allows 16 per account): each event fans out to at most this
    * many deliveries, and reactivating a webhook can never pass it.
