@@ -76,6 +76,6 @@ export async function readPdfPages(bytes: Buffer): Promise<PdfReading> {
  */
 export async function detectFileType(bytes: Buffer): Promise<{ ext: string; mime: string; bytes: Buffer } | undefined> {
   const checked = await lend('fileType', bytes);
-  const type = checked?.result.outcome === 'fileType' ? checked.result.fileType : undefined;
-  return type && { ...type, bytes: checked!.bytes };
+  if (checked?.result.outcome !== 'fileType' || !checked.result.fileType) return undefined;
+  return { ...checked.result.fileType, bytes: checked.bytes };
 }
