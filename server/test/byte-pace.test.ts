@@ -1,11 +1,13 @@
 // The pace of each client's uploads (UPLOAD_MIB_PER_SECOND): a burst of one largest file, then the bytes at the pace,
 // a caller waiting its turn, and one that would wait too long refused with 429 and Retry-After; another client is not
 // slowed by it (issue 29: one client's uploads must not take the machine from the others).
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limits } from '@shopapi/contract';
 import { BytePace } from '../src/platform/byte-pace.ts';
-import { createProducts } from './support/fixtures.ts';
-import { largePng } from './support/uploads.ts';
+import { createProducts, orderDocument } from './support/fixtures.ts';
+import { multipart } from './support/multipart.ts';
+import { largePng, onePageA4Pdf } from './support/uploads.ts';
 import { startSandbox, type TestClient, type TestSandbox } from './support/sandbox.ts';
 
 const MiB = 2 ** 20;
@@ -82,5 +84,30 @@ describe('uploads at a pace per client', () => {
     const waited = await second;
     expect(waited.status).toBe(200);
     expect(theirs.ms).toBeLessThan(waited.ms - 1000);
+  }, 60_000);
+
+  it('paces order attachments with the images: an attachment past the bound is refused with 429 and Retry-After', async () => {
+    const c = await withProduct();
+    const order = await sb.call('POST', '/v3/orders', { token: c.token, body: orderDocument(c, { items: [{ sku: 'MUG', quantity: 1 }] }) });
+    const externalOrderNumber = order.body.data.attributes.externalOrderNumber;
+    const { payload, contentType } = multipart([
+      {
+        name: 'data',
+        value: JSON.stringify({
+          data: { type: 'orderAttachment', attributes: { filename: 'invoice.pdf', contentType: 'application/pdf', externalOrderNumber } },
+        }),
+      },
+      { name: 'file', value: await onePageA4Pdf(randomBytes(4.5 * MiB)), filename: 'invoice.pdf', contentType: 'application/pdf' },
+    ]);
+    // An image empties C's burst, and a second one waits for its 3 MiB...
+    expect((await upload(c, limits.productImageMaxBytes - 1024)).status).toBe(200);
+    const waiting = upload(c, 3 * MiB);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // ...so the attachment's 4.5 MiB would wait more than 5 s behind it.
+    const refused = await sb.call('POST', '/v3/orderAttachments', { token: c.token, payload, headers: { 'content-type': contentType } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].code).toBe('429');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await waiting).status).toBe(200);
   }, 60_000);
 });

@@ -9,6 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limits } from '@shopapi/contract';
 import { BytePace } from '../../platform/byte-pace.ts';
 import { domainError } from '../../platform/errors.ts';
+import type { Turn } from '../../platform/fair-share.ts';
+import { turnsOf } from './fair-share.ts';
 
 /** The process's pace of uploads, or none when UPLOAD_MIB_PER_SECOND is 0. */
 export function uploadPace(bytesPerSecond: number): BytePace | undefined {
@@ -20,8 +22,18 @@ export function uploadPace(bytesPerSecond: number): BytePace | undefined {
   );
 }
 
+/**
+ * For an upload whose body of `bytes` has been read, before its file is checked and stored: waits for the client's pace
+ * (a 429 when that would take too long), then gives the client's turns for the storing, the first charged with the
+ * body's reading (turnsOf), which took the server's thread without a place.
+ */
+export async function uploadTurns(pace: BytePace | undefined, request: FastifyRequest, reply: FastifyReply, bytes: number): Promise<Turn> {
+  await paceUpload(pace, request, reply, bytes);
+  return turnsOf(request, bytes);
+}
+
 /** Waits until the client may send `bytes` more, or refuses the upload with 429 when that would take too long. */
-export async function paceUpload(pace: BytePace | undefined, request: FastifyRequest, reply: FastifyReply, bytes: number): Promise<void> {
+async function paceUpload(pace: BytePace | undefined, request: FastifyRequest, reply: FastifyReply, bytes: number): Promise<void> {
   if (!pace || !request.client) return;
   const answer = pace.take(request.client.id, bytes);
   if ('refusedForMs' in answer) {

@@ -8,8 +8,7 @@ import { addAttachment, findAttachment } from '../../modules/orders/attachments.
 import { orderAttachmentResource } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, multipartPointer } from '../shared/problem-pointers.ts';
-import { turnsOf } from '../shared/fair-share.ts';
-import { paceUpload } from '../shared/upload-pace.ts';
+import { uploadTurns } from '../shared/upload-pace.ts';
 import { DomainError, domainError } from '../../platform/errors.ts';
 
 const validateData = compileBodyValidator(OrderAttachmentData);
@@ -55,10 +54,9 @@ export function attachmentRoutes(app: FastifyInstance, { db, baseOf, config, upl
       document = { data: document };
     if (!validateData(document)) throw new DomainError(validationItems(validateData.errors ?? [], 'body'));
     const { attributes, relationships } = (document as typeof OrderAttachmentData.static).data;
-    // The file's check and storing wait for the client's pace of uploads (a 429 past its bound).
-    await paceUpload(uploadPace, request, reply, parts.file.length);
-    // The body was read without a place (a multipart call takes none): its reading is charged with the storing's first turn.
-    const turns = turnsOf(request, parts.file.length);
+    // The file's check and storing wait for the client's pace of uploads, and its storing's turns carry the body's
+    // reading (a multipart call holds no place).
+    const turns = await uploadTurns(uploadPace, request, reply, parts.file.length);
     const result = await locating(
       multipartPointer,
       addAttachment(

@@ -8,8 +8,8 @@ import { imageTooLarge, setProductImage } from '../../modules/products/image.ts'
 import { productDocuments } from '../../representation/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { locating, withRelationships } from '../shared/problem-pointers.ts';
-import { stepOutOfFairShare, turnsOf } from '../shared/fair-share.ts';
-import { paceUpload } from '../shared/upload-pace.ts';
+import { stepOutOfFairShare } from '../shared/fair-share.ts';
+import { uploadTurns } from '../shared/upload-pace.ts';
 
 export function productRoutes(app: FastifyInstance, { db, baseOf, config, uploadPace }: AppContext) {
   async function productDocument(clientId: number, product: ProductRow, base: string) {
@@ -75,10 +75,9 @@ export function productRoutes(app: FastifyInstance, { db, baseOf, config, upload
         stepOutOfFairShare(request);
         // No body at all is an empty image, rejected like any other unrecognisable one.
         const content = request.body ?? Buffer.alloc(0);
-        // The image's check and storing wait for the client's pace of uploads (a 429 past its bound).
-        await paceUpload(uploadPace, request, reply, content.length);
-        // The body was read without a place: its reading is charged with the storing's first turn.
-        const turns = turnsOf(request, content.length);
+        // The image's check and storing wait for the client's pace of uploads, and its storing's turns carry the body's
+        // reading (done before this call took its place).
+        const turns = await uploadTurns(uploadPace, request, reply, content.length);
         // The image's bytes go to a worker and back: `content` is empty after, the size is the stored image's.
         const { product, contentType, size } = await setProductImage(
           db,
