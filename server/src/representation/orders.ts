@@ -90,7 +90,7 @@ function makeOrderParts(include: ReadonlySet<string>, cut: boolean): Parts {
     included.push(
       sql`select ${pickUpPointSql.json}, ${pickUpPoints.orderId}, 3, ${pickUpPoints.id} from ${pickUpPoints} where ${inPage(pickUpPoints.orderId)}`,
     );
-  const data = sql`coalesce((select '[' || string_agg(${orderJson.json}, ',' order by ${orderJson.orderId}) || ']' from ${orderJson} where ${inPage(orderJson.orderId)}), '[]')`;
+  const data = sql`select ${orderJson.json}, ${orderJson.orderId} from ${orderJson} where ${inPage(orderJson.orderId)}`;
   return { data, included, stored: true, ...(cut && include.has('orderItems') ? { itemsOwner: orderItems.orderId } : {}) };
 }
 const orderParts = madeOnce((key: string) => {

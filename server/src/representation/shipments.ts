@@ -6,7 +6,7 @@ import { schema, type Db } from '../platform/db/index.ts';
 import type { ShipmentRow } from '../modules/shipments/service.ts';
 import type { IdQuery, ResourceObject } from './resource.ts';
 import { describe, heldMany, toOne } from './description.ts';
-import { documents, inPage, pageArray, pageText, type Parts } from './sql.ts';
+import { documents, inPage, pageRows, pageText, type Parts } from './sql.ts';
 import { shipmentItemSql } from './shipment-items.ts';
 
 const { shipments, shipmentItems } = schema;
@@ -40,12 +40,12 @@ export const shipmentResource = (s: ShipmentRow, itemIds: number[], base: string
   shipment.map(s, { shipmentItems: itemIds }, base);
 export const shipmentSql = shipment.sql;
 
-const items = sql`select ${shipmentItemSql.json}, 0, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
+const items = sql`select ${shipmentItemSql.json}, ${shipmentItems.shipmentId}, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
 /** The kinds of shipment pages, each rendered once (sql.ts): with or without items, and a list page that ends early rather than include more items than the per-page bound. */
 const shipmentParts = {
-  alone: { data: pageArray(shipmentSql), included: [] },
-  withItems: { data: pageArray(shipmentSql), included: [items] },
-  listWithItems: { data: pageArray(shipmentSql), included: [items], itemsOwner: shipmentItems.shipmentId },
+  alone: { data: pageRows(shipmentSql), included: [] },
+  withItems: { data: pageRows(shipmentSql), included: [items] },
+  listWithItems: { data: pageRows(shipmentSql), included: [items], itemsOwner: shipmentItems.shipmentId },
 } satisfies Record<string, Parts>;
 
 /** The shipments whose ids `ids` selects, with their items when `withItems`. */

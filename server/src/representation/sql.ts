@@ -130,7 +130,7 @@ function arrayFromJsonb(value: SQL, items: SchemaNode, depth: number): SQL {
 /**
  * A resource type's SQL, rendered once: `json`, the resource object of a row of `id`'s table as JSON text, and the
  * grouped aggregates its relationships to other tables read (`related`, CTEs, and their `joins`). Those aggregate over
- * the page's ids, so a type with relationships to other tables is written only as the data of a page (`pageArray`);
+ * the page's ids, so a type with relationships to other tables is written only as the data of a page (`pageRows`);
  * an included type has none.
  */
 export interface ResourceSql {
@@ -263,9 +263,9 @@ export interface PageText {
 }
 
 /**
- * A kind of page: `data`, the page's resources as JSON text; `included`, rows (resource, owner, part, id), grouped by
- * owner and part; `itemsOwner`, when the page includes items, the column of the items' table that points to the
- * page's resources, so the page can end early (`cutByItems`).
+ * A kind of page: `data`, rows (resource, id) of the page's resources; `included`, rows (resource, owner, part, id)
+ * whose owner is a resource of the page, sent after their owner's page position, by owner, part and id; `itemsOwner`, when the page includes items, the column of the items' table that
+ * points to the page's resources, so the page can end early (`cutByItems`).
  */
 export interface Parts {
   data: SQL;
@@ -286,21 +286,38 @@ const markerChar = sql.raw(`chr(${storedBaseMarker.charCodeAt(0)})`);
 export const storedRequest = sql`request(base) as (select '"' || ${markerChar})`;
 
 /**
+ * How many of a page's resources one row of its statement carries, with what they include: about 10 KiB of JSON for
+ * orders with a few items each (see statementOf).
+ */
+const chunkSize = 10;
+/** The chunk of the page a resource is in, from its position on the page (1 for the first). */
+const chunkOf = (position: SQL) => sql`(${position} - 1) / ${sql.raw(String(chunkSize))}`;
+
+/**
  * The rows `selected` holds, up to the last one whose items (rows of `owner`'s table) still fit in
  * `limits.includedItemsMaxPerPage` together with those before it; the first row always stays.
  */
 const cutByItems = (owner: AnyPgColumn) => sql`with counted as materialized (
       select ${owner} as owner, count(*) as items from ${owner.table} where ${owner} in (select id from selected) group by ${owner}
     )
-    select id from (
+    select id, ${chunkOf(sql`position`)} as chunk from (
       select s.id, row_number() over (order by s.id) as position,
              sum(coalesce(n.items, 0)) over (order by s.id rows unbounded preceding) as running
       from selected as s left join counted as n on n.owner = s.id
     ) as cut where position = 1 or running <= ${sql.raw(String(limits.includedItemsMaxPerPage))}`;
 
 /**
- * The statement of a kind of page, rendered once around its page query (`selected`) and the base of its links: the
- * page's ids and how many the page query selected (when the page can end early) come out as text with the JSON.
+ * The statement of a kind of page, rendered once around its page query (`selected`) and the base of its links. It
+ * answers rows (kind, chunk, json): kind 0 the page's data and kind 1 its included resources, each a JSON list of the
+ * resources of `chunkSize` of the page's resources in a row, by chunk; kind 2 the page's ids (for its pagination links);
+ * kind 3 how many the page query selected (when the page can end early). The columns are named, so the rows of a
+ * transaction's handle (objects by column name) keep them all. The server joins the chunks in order.
+ *
+ * In chunks rather than as one text per page: on PostgreSQL the aggregate of a whole page, its brackets, the base's
+ * replacement and the message around it each copied the page (80 KiB and more) into memory its process had just taken
+ * from the system and gave back after the statement, so about half of its time per page went to copying and page
+ * faults (perf; bench/RESULTS.md, findings); a chunk of 10 KiB stays in memory the process keeps. Rows of one resource
+ * each cost PGlite twice the page's time in protocol messages (300 of them for 100 orders with their items).
  */
 interface Statement {
   beforeBase: SQL;
@@ -312,11 +329,21 @@ const statementOf = madeOnce((parts: Parts): Statement => {
   const none = sql`select null::text, 0, 0, 0 where false`;
   // Stored JSON gets the request's base where its marker is (the request CTE holds the base quoted: its quote is left out).
   const based = (json: SQL) => (stored ? sql`replace(${json}, ${markerChar}, substr((select base from request), 2))` : json);
-  const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id from selected`})
-    select ${based(data)} as data,
-           ${based(sql`coalesce((select '[' || string_agg(x.resource, ',' order by x.owner, x.part, x.id) || ']' from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id)), '[]')`)} as included,
-           (select string_agg(id::text, ',' order by id) from page) as ids,
-           ${itemsOwner ? sql`(select count(*)::text from selected)` : sql`null::text`} as selected`;
+  const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id, ${chunkOf(sql`row_number() over (order by id)`)} as chunk from selected`})
+    select 0 as kind, p.chunk, ${based(sql`string_agg(d.resource, ',' order by d.id)`)} as json
+      from (${data}) as d(resource, id) join page as p on p.id = d.id group by p.chunk
+    union all
+    select 1, p.chunk, ${based(sql`string_agg(x.resource, ',' order by x.owner, x.part, x.id)`)}
+      from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id) join page as p on p.id = x.owner
+      group by p.chunk
+    union all
+    select 2, 0, string_agg(id::text, ',' order by id) from page${
+      itemsOwner
+        ? sql`
+    union all
+    select 3, count(*)::int, null from selected`
+        : sql``
+    }`;
   return {
     beforeBase: sql.raw('with request(base) as (select '),
     beforeIds: sql.raw('::text), selected as ('),
@@ -324,12 +351,26 @@ const statementOf = madeOnce((parts: Parts): Statement => {
   };
 });
 
+/** The JSON lists of a page's chunks as one JSON array, in the chunks' order. */
+const jsonArray = (chunks: { chunk: number; json: string }[]) =>
+  `[${chunks
+    .sort((a, b) => a.chunk - b.chunk)
+    .map(({ json }) => json)
+    .join(',')}]`;
+
 export async function pageText(db: Db, base: string, ids: IdQuery, parts: Parts): Promise<PageText> {
   const { beforeBase, beforeIds, afterIds } = statementOf(parts);
   const openLink = JSON.stringify(base).slice(0, -1);
-  const [[data, included, idList, selected]] = await queryText(db, sql`${beforeBase}${openLink}${beforeIds}${ids}${afterIds}`);
-  const pageIds = idList ? idList.split(',').map((id) => ({ id: Number(id) })) : [];
-  return { data: data ?? '[]', included: included ?? '[]', ids: pageIds, cut: selected !== null && Number(selected) > pageIds.length };
+  const rows = await queryText(db, sql`${beforeBase}${openLink}${beforeIds}${ids}${afterIds}`);
+  const [data, included]: { chunk: number; json: string }[][] = [[], []];
+  let pageIds: { id: number }[] = [];
+  let selected: number | undefined;
+  for (const [kind, chunk, json] of rows) {
+    if (kind === '2') pageIds = json ? json.split(',').map((id) => ({ id: Number(id) })) : [];
+    else if (kind === '3') selected = Number(chunk);
+    else if (json !== null) (kind === '0' ? data : included).push({ chunk: Number(chunk), json });
+  }
+  return { data: jsonArray(data), included: jsonArray(included), ids: pageIds, cut: selected !== undefined && selected > pageIds.length };
 }
 
 export async function documents(db: Db, base: string, ids: IdQuery, parts: Parts): Promise<Documents> {
@@ -355,15 +396,15 @@ export function documentBody(members: Record<string, string>): Buffer {
 
 export const inPage = (column: AnyPgColumn) => sql`${column} in (select id from page)`;
 
-/** The resources of the page, as a JSON array in id order. */
-export const pageArray = ({ id, json, related }: ResourceSql) =>
-  sql`coalesce((${related ? sql`with ${related.ctes} ` : sql``}select '[' || string_agg(${json}, ',' order by ${id}) || ']' from ${id.table} ${related?.joins ?? sql``} where ${inPage(id)}), '[]')`;
+/** The resources of the page, as rows (resource, id). */
+export const pageRows = ({ id, json, related }: ResourceSql) =>
+  sql`${related ? sql`with ${related.ctes} ` : sql``}select ${json}, ${id} from ${id.table} ${related?.joins ?? sql``} where ${inPage(id)}`;
 
 /** The resources of one table whose ids `ids` selects, in id order, with nothing included. */
 export async function tableDocuments(db: Db, resourceSql: ResourceSql, ids: IdQuery, base: string): Promise<ResourceObject[]> {
   return (await documents(db, base, ids, tableParts(resourceSql))).data;
 }
-const tableParts = madeOnce((resourceSql: ResourceSql): Parts => ({ data: pageArray(resourceSql), included: [] }));
+const tableParts = madeOnce((resourceSql: ResourceSql): Parts => ({ data: pageRows(resourceSql), included: [] }));
 
 /** `make`, called once per key: the parts of a kind of page are the same object each time, so its statement is rendered once. */
 export function madeOnce<K, V>(make: (key: K) => V): (key: K) => V {

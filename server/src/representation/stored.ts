@@ -1,5 +1,5 @@
 // Stored resource JSON: each order's and order item's resource object kept as JSON text in order_json and
-// order_item_json, so an order list page is a string_agg of stored text. Writing a page's JSON took most of a list
+// order_item_json, so an order list page is read from stored text. Writing a page's JSON took most of a list
 // request's time, on PGlite most of all (bench/RESULTS.md, findings: 3.3 ms a page by the statement, 0.7 ms from stored
 // text, PGlite in memory).
 //
