@@ -40,7 +40,7 @@ export const shipmentResource = (s: ShipmentRow, itemIds: number[], base: string
   shipment.map(s, { shipmentItems: itemIds }, base);
 export const shipmentSql = shipment.sql;
 
-const items = sql`select ${shipmentItemSql.json}, ${shipmentItems.shipmentId}, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
+const items = sql`select ${shipmentItemSql.json}, 0, 0, ${shipmentItems.id} from ${shipmentItems} where ${inPage(shipmentItems.shipmentId)}`;
 /** The kinds of shipment pages, each rendered once (sql.ts): with or without items, and a list page that ends early rather than include more items than the per-page bound. */
 const shipmentParts = {
   alone: { data: pageRows(shipmentSql), included: [] },

@@ -290,8 +290,12 @@ export const storedRequest = sql`request(base) as (select '"' || ${markerChar})`
  * orders with a few items each (see statementOf).
  */
 const chunkSize = 10;
-/** The chunk of the page a resource is in, from its position on the page (1 for the first). */
-const chunkOf = (position: SQL) => sql`(${position} - 1) / ${sql.raw(String(chunkSize))}`;
+/**
+ * The chunk of the page a resource (or what it includes) is in, from the position of its id on the page: found in the
+ * array of the page's ids (`positions`), not by joining the page, which a generic plan made a nested loop over the
+ * page for every row (on PGlite that doubled a shipment page's time).
+ */
+const chunkOf = (id: SQL) => sql`(array_position((select ids from positions), ${id}) - 1) / ${sql.raw(String(chunkSize))}`;
 
 /**
  * The rows `selected` holds, up to the last one whose items (rows of `owner`'s table) still fit in
@@ -300,7 +304,7 @@ const chunkOf = (position: SQL) => sql`(${position} - 1) / ${sql.raw(String(chun
 const cutByItems = (owner: AnyPgColumn) => sql`with counted as materialized (
       select ${owner} as owner, count(*) as items from ${owner.table} where ${owner} in (select id from selected) group by ${owner}
     )
-    select id, ${chunkOf(sql`position`)} as chunk from (
+    select id from (
       select s.id, row_number() over (order by s.id) as position,
              sum(coalesce(n.items, 0)) over (order by s.id rows unbounded preceding) as running
       from selected as s left join counted as n on n.owner = s.id
@@ -308,16 +312,18 @@ const cutByItems = (owner: AnyPgColumn) => sql`with counted as materialized (
 
 /**
  * The statement of a kind of page, rendered once around its page query (`selected`) and the base of its links. It
- * answers rows (kind, chunk, json): kind 0 the page's data and kind 1 its included resources, each a JSON list of the
- * resources of `chunkSize` of the page's resources in a row, by chunk; kind 2 the page's ids (for its pagination links);
- * kind 3 how many the page query selected (when the page can end early). The columns are named, so the rows of a
- * transaction's handle (objects by column name) keep them all. The server joins the chunks in order.
+ * answers rows (kind, chunk, json): kind 0 the page's data and kind 1 its included resources, JSON lists that the
+ * server joins in the order of their chunks; kind 2 the page's ids (for its pagination links); kind 3 how many the page
+ * query selected (when the page can end early). The columns are named, so the rows of a transaction's handle (objects
+ * by column name) keep them all.
  *
- * In chunks rather than as one text per page: on PostgreSQL the aggregate of a whole page, its brackets, the base's
- * replacement and the message around it each copied the page (80 KiB and more) into memory its process had just taken
- * from the system and gave back after the statement, so about half of its time per page went to copying and page
- * faults (perf; bench/RESULTS.md, findings); a chunk of 10 KiB stays in memory the process keeps. Rows of one resource
- * each cost PGlite twice the page's time in protocol messages (300 of them for 100 orders with their items).
+ * Pages of stored JSON (orders) come in chunks of `chunkSize` of the page's resources with what they include: on
+ * PostgreSQL the aggregate of a whole page, its brackets, the base's replacement and the message around it each copied
+ * the page (80 KiB and more) into memory its process had just taken from the system and gave back after the statement,
+ * so about half of its time per order page went to copying and page faults (perf; bench/RESULTS.md, findings); a chunk
+ * of 10 KiB stays in memory the process keeps. A row per resource instead cost PGlite twice the page's time in protocol
+ * messages (300 of them for 100 orders with their items). Pages whose JSON the statement writes (shipments, the other
+ * tables) stay one text each, a chunk 0: in chunks, a shipment page's expressions cost PGlite about a third more.
  */
 interface Statement {
   beforeBase: SQL;
@@ -329,15 +335,21 @@ const statementOf = madeOnce((parts: Parts): Statement => {
   const none = sql`select null::text, 0, 0, 0 where false`;
   // Stored JSON gets the request's base where its marker is (the request CTE holds the base quoted: its quote is left out).
   const based = (json: SQL) => (stored ? sql`replace(${json}, ${markerChar}, substr((select base from request), 2))` : json);
-  const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id, ${chunkOf(sql`row_number() over (order by id)`)} as chunk from selected`})
-    select 0 as kind, p.chunk, ${based(sql`string_agg(d.resource, ',' order by d.id)`)} as json
-      from (${data}) as d(resource, id) join page as p on p.id = d.id group by p.chunk
+  const includedRows = sql.join(included.length ? included : [none], sql` union all `);
+  const rows = stored
+    ? sql`select 0 as kind, ${chunkOf(sql`d.id`)} as chunk, ${based(sql`string_agg(d.resource, ',' order by d.id)`)} as json
+      from (${data}) as d(resource, id) group by 2
     union all
-    select 1, p.chunk, ${based(sql`string_agg(x.resource, ',' order by x.owner, x.part, x.id)`)}
-      from (${sql.join(included.length ? included : [none], sql` union all `)}) as x(resource, owner, part, id) join page as p on p.id = x.owner
-      group by p.chunk
+    select 1, ${chunkOf(sql`x.owner`)}, ${based(sql`string_agg(x.resource, ',' order by x.owner, x.part, x.id)`)}
+      from (${includedRows}) as x(resource, owner, part, id) group by 2`
+    : sql`select 0 as kind, 0 as chunk, (select string_agg(d.resource, ',' order by d.id) from (${data}) as d(resource, id)) as json
     union all
-    select 2, 0, string_agg(id::text, ',' order by id) from page${
+    select 1, 0, (select string_agg(x.resource, ',' order by x.owner, x.part, x.id) from (${includedRows}) as x(resource, owner, part, id))`;
+  const after = sql`), page as (${itemsOwner ? cutByItems(itemsOwner) : sql`select id from selected`}),
+    positions(ids) as (select array_agg(id order by id) from page)
+    ${rows}
+    union all
+    select 2, 0, array_to_string((select ids from positions), ',')${
       itemsOwner
         ? sql`
     union all
