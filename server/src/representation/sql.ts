@@ -263,9 +263,10 @@ export interface PageText {
 }
 
 /**
- * A kind of page: `data`, rows (resource, id) of the page's resources; `included`, rows (resource, owner, part, id)
- * whose owner is a resource of the page, sent after their owner's page position, by owner, part and id; `itemsOwner`, when the page includes items, the column of the items' table that
- * points to the page's resources, so the page can end early (`cutByItems`).
+ * A kind of page: `data`, rows (resource, id) of the page's resources; `included`, rows (resource, owner, part, id),
+ * sent by owner, part and id (on a page of stored JSON the owner is a resource of the page: it gives the chunk);
+ * `itemsOwner`, when the page includes items, the column of the items' table that points to the page's resources, so
+ * the page can end early (`cutByItems`).
  */
 export interface Parts {
   data: SQL;
@@ -292,8 +293,8 @@ export const storedRequest = sql`request(base) as (select '"' || ${markerChar})`
 const chunkSize = 10;
 /**
  * The chunk of the page a resource (or what it includes) is in, from the position of its id on the page: found in the
- * array of the page's ids (`positions`), not by joining the page, which a generic plan made a nested loop over the
- * page for every row (on PGlite that doubled a shipment page's time).
+ * array of the page's ids (`positions`) rather than by joining the page, which the generic plans made nested loops
+ * over the page for every row (a shipment page in chunks so joined took PGlite twice its time under load).
  */
 const chunkOf = (id: SQL) => sql`(array_position((select ids from positions), ${id}) - 1) / ${sql.raw(String(chunkSize))}`;
 
